@@ -1,0 +1,65 @@
+/* job.h: the work of one gpucc run, as data.
+ *
+ * The driver first parses each MLIR input (to learn its gpu.modules), then
+ * builds the complete job list, then runs it in order; -### prints the list
+ * and runs nothing. Jobs talk to each other through files, so every job can
+ * be shown as a command and its inputs kept with --save-temps. In-process
+ * jobs are printed as shell comments ("# gpucc: ..."). */
+#ifndef GPUCC_JOB_H
+#define GPUCC_JOB_H
+
+#include "lowering.h"
+#include "options.h"
+
+#include <mlir-c/IR.h>
+#include <stddef.h>
+
+/* One MLIR input file on its way to an object file. */
+struct unit {
+  const char *input;
+  MlirModule module;
+  size_t nmodules;
+  char **module_names;
+  const char **device_paths; /* [module * ntargets + target]: PTX or hsaco */
+  const char **cubin_paths;  /* same shape; NULL where no cubin is made */
+  const char **blob_paths;   /* [module]: the fat-binary blob */
+  const char *obj_path;      /* host object, with the blobs embedded */
+  const char *obj_final;     /* with -c: where obj_path is renamed to */
+  struct host_info host;
+};
+
+enum job_kind {
+  JOB_DEVICE, /* in-process: all gpu.modules of a unit for one target */
+  JOB_TOOL,   /* spawned: ptxas, cc */
+  JOB_BUNDLE, /* in-process: one gpu.module's objects into one blob */
+  JOB_HOST,   /* in-process: embed blobs, lower host code, emit object */
+};
+
+struct job {
+  enum job_kind kind;
+  char *what;   /* "ptxas: @kernels for sm_90" */
+  char **argv;  /* JOB_TOOL */
+  struct unit *unit;
+  size_t target; /* JOB_DEVICE, JOB_BUNDLE: index into options.targets */
+  size_t module; /* JOB_BUNDLE */
+};
+
+struct plan {
+  const struct options *opts;
+  struct toolchain tc;
+  struct unit *units;
+  size_t nunits;
+  struct job *jobs;
+  size_t njobs;
+  char **link_argv;     /* NULL with -c */
+  const char *link_tmp; /* temp output renamed to opts->output */
+};
+
+/* Parses the inputs and builds the job list. Returns 0 or -1 (reported). */
+int plan_build(struct plan *p, const struct options *o);
+/* Prints every job (-###). */
+void plan_print(const struct plan *p);
+/* Runs the jobs in order; stops at the first failure. Returns 0 or -1. */
+int plan_run(struct plan *p);
+
+#endif

@@ -1,0 +1,76 @@
+/* main.c: gpucc's entry point.
+ *
+ * Exit status: 0 success, 1 compile or tool failure, 2 usage error, 130
+ * interrupted (from the signal handler in tmp.c). */
+#include "diag.h"
+#include "frontend.h"
+#include "job.h"
+#include "options.h"
+#include "tmp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef GPUCC_VERSION
+#define GPUCC_VERSION "0.0.0"
+#endif
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  diag_set_program("gpucc");
+  tmp_init();
+  struct options o;
+  if (options_parse(argc, argv, &o) != 0)
+    return 2;
+  if (o.print_help) {
+    options_print_help("gpucc");
+    return 0;
+  }
+  if (o.print_version) {
+    printf("gpucc %s (MLIR/LLVM %s)\n", GPUCC_VERSION, GPUCC_LLVM_VERSION);
+    return 0;
+  }
+  if (o.ninputs == 0) {
+    diag_error("no input files");
+    return 2;
+  }
+  if (o.ntargets == 0) {
+    char list[256];
+    snprintf(list, sizeof list, "%s", target_default_list);
+    for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      o.targets = realloc(o.targets, (o.ntargets + 1) * sizeof *o.targets);
+      if (!o.targets || target_parse(tok, &o.targets[o.ntargets++]) != 0)
+        BUG("bad default target list");
+    }
+  }
+  diag_set_werror(o.werror);
+  tmp_set_keep(o.save_temps);
+
+  double t0 = now();
+  if (frontend_init() != 0)
+    return 1;
+  struct plan plan;
+  int rc = plan_build(&plan, &o);
+  if (o.verbose)
+    fprintf(stderr, "gpucc: %.3f s  parse, verify and normalize inputs\n", now() - t0);
+  if (rc == 0 && diag_error_count() == 0) {
+    if (o.dry_run)
+      plan_print(&plan);
+    else
+      rc = plan_run(&plan);
+  }
+  if (diag_error_count() > 0)
+    rc = -1;
+  if (o.save_temps && !o.dry_run)
+    fprintf(stderr, "gpucc: intermediate files kept in '%s'\n", tmp_path_dir());
+  /* Exit without tearing MLIR down: the process ends anyway, and atexit
+   * removes temp files. */
+  return rc == 0 ? 0 : 1;
+}

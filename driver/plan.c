@@ -1,0 +1,241 @@
+/* plan.c: from options to the job list; see job.h.
+ *
+ * For each MLIR input: parse and normalize (done here, since the job list
+ * depends on which gpu.modules exist), then one device job per target, one
+ * ptxas job per (gpu.module, NVIDIA target) when ptxas exists, one bundle job
+ * per gpu.module and one host job. Last comes the link, unless -c. */
+#include "job.h"
+
+#include "diag.h"
+#include "frontend.h"
+#include "tmp.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef GPUCC_RT_RELDIR
+#define GPUCC_RT_RELDIR "../lib"
+#endif
+#ifndef GPUCC_LLVM_LIBDIR
+#define GPUCC_LLVM_LIBDIR "/usr/lib/llvm-22/lib"
+#endif
+
+static char *xasprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = malloc((size_t)n + 1);
+  if (!s)
+    BUG("out of memory");
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+static struct job *add_job(struct plan *p, enum job_kind kind, struct unit *u, char *what) {
+  struct job *n = realloc(p->jobs, (p->njobs + 1) * sizeof *n);
+  if (!n)
+    BUG("out of memory");
+  p->jobs = n;
+  struct job *j = &p->jobs[p->njobs++];
+  memset(j, 0, sizeof *j);
+  j->kind = kind;
+  j->unit = u;
+  j->what = what;
+  return j;
+}
+
+/* "dir/prog.mlir" -> "prog" (for temp names and the -c default output). */
+static char *stem_of(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *dot = strrchr(base, '.');
+  size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+  return xasprintf("%.*s", (int)n, base);
+}
+
+static int plan_unit(struct plan *p, struct unit *u) {
+  const struct options *o = p->opts;
+  if (frontend_parse(u->input, &u->module) != 0 || frontend_normalize(u->module) != 0)
+    return -1;
+  MlirOperation *mods;
+  u->nmodules = frontend_gpu_modules(u->module, &mods);
+  u->module_names = calloc(u->nmodules + 1, sizeof *u->module_names);
+  size_t cells = u->nmodules * o->ntargets + 1;
+  u->device_paths = calloc(cells, sizeof *u->device_paths);
+  u->cubin_paths = calloc(cells, sizeof *u->cubin_paths);
+  u->blob_paths = calloc(u->nmodules + 1, sizeof *u->blob_paths);
+  if (!u->module_names || !u->device_paths || !u->cubin_paths || !u->blob_paths)
+    BUG("out of memory");
+  for (size_t m = 0; m < u->nmodules; m++)
+    u->module_names[m] = frontend_symbol_name(mods[m]);
+  free(mods);
+  u->host.needs_runner_utils = lowering_needs_runner_utils(u->module);
+
+  char *stem = stem_of(u->input);
+  for (size_t m = 0; m < u->nmodules; m++)
+    for (size_t t = 0; t < o->ntargets; t++) {
+      const struct target *tg = &o->targets[t];
+      char *name = xasprintf("%s-%s-%s", stem, u->module_names[m], tg->id);
+      int nv = tg->info->vendor == TARGET_NVIDIA;
+      u->device_paths[m * o->ntargets + t] = tmp_path(name, nv ? ".ptx" : ".hsaco");
+      if (nv && p->tc.ptxas[0])
+        u->cubin_paths[m * o->ntargets + t] = tmp_path(name, ".cubin");
+      free(name);
+    }
+  for (size_t t = 0; t < o->ntargets; t++) {
+    struct job *j = add_job(p, JOB_DEVICE, u, xasprintf("device code for %s: %s", o->targets[t].id, u->input));
+    j->target = t;
+  }
+  for (size_t m = 0; m < u->nmodules; m++)
+    for (size_t t = 0; t < o->ntargets; t++) {
+      const char *cubin = u->cubin_paths[m * o->ntargets + t];
+      if (!cubin)
+        continue;
+      struct job *j = add_job(p, JOB_TOOL, u, xasprintf("ptxas: @%s for %s", u->module_names[m], o->targets[t].id));
+      j->argv = lowering_ptxas_argv(&p->tc, &o->targets[t], o->opt_level,
+                                    u->device_paths[m * o->ntargets + t], cubin);
+    }
+  for (size_t m = 0; m < u->nmodules; m++) {
+    char *name = xasprintf("%s-%s", stem, u->module_names[m]);
+    u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
+    free(name);
+    struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", u->module_names[m]));
+    j->module = m;
+  }
+  if (o->mode == MODE_COMPILE) {
+    u->obj_final = o->output ? o->output : xasprintf("%s.o", stem);
+    u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
+  } else {
+    u->obj_path = tmp_path(stem, ".o");
+  }
+  free(stem);
+  if (!u->obj_path)
+    return -1;
+  add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
+  return 0;
+}
+
+/* The directory of the running gpucc, for finding libgpucc_rt. */
+static char *exe_dir(void) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return NULL;
+  buf[n] = '\0';
+  return strdup(dirname(buf));
+}
+
+static int plan_link(struct plan *p) {
+  const struct options *o = p->opts;
+  char *dir = exe_dir();
+  if (!dir)
+    return diag_error("cannot find gpucc's own location (/proc/self/exe)");
+  char *rt = xasprintf("%s/%s", dir, GPUCC_RT_RELDIR);
+  free(dir);
+  char resolved[PATH_MAX];
+  if (!realpath(rt, resolved)) {
+    diag_error("cannot find the gpucc runtime library directory '%s'", rt);
+    free(rt);
+    return -1;
+  }
+  free(rt);
+
+  const char *out = o->output ? o->output : "a.out";
+  p->link_tmp = o->dry_run ? out : tmp_output_path(out);
+  if (!p->link_tmp)
+    return -1;
+  size_t cap = p->nunits + o->ninputs + 32, k = 0;
+  char **argv = calloc(cap, sizeof *argv);
+  if (!argv)
+    BUG("out of memory");
+  argv[k++] = "cc";
+  argv[k++] = "-o";
+  argv[k++] = (char *)p->link_tmp;
+  int runner_utils = 0;
+  size_t u = 0;
+  /* Keep the user's order: MLIR objects stand where their inputs stood. */
+  for (size_t i = 0; i < o->ninputs; i++) {
+    if (o->inputs[i].kind == INPUT_MLIR) {
+      argv[k++] = (char *)p->units[u].obj_path;
+      runner_utils |= p->units[u].host.needs_runner_utils;
+      u++;
+    } else {
+      argv[k++] = (char *)o->inputs[i].arg;
+    }
+  }
+  argv[k++] = xasprintf("-L%s", resolved);
+  argv[k++] = "-lgpucc_rt";
+  argv[k++] = xasprintf("-Wl,-rpath,%s", resolved);
+  if (runner_utils) {
+    argv[k++] = "-L" GPUCC_LLVM_LIBDIR;
+    argv[k++] = "-lmlir_c_runner_utils";
+    argv[k++] = "-lmlir_runner_utils";
+    argv[k++] = "-Wl,-rpath," GPUCC_LLVM_LIBDIR;
+  }
+  argv[k++] = "-lm";
+  argv[k] = NULL;
+  p->link_argv = argv;
+  return 0;
+}
+
+int plan_build(struct plan *p, const struct options *o) {
+  memset(p, 0, sizeof *p);
+  p->opts = o;
+  if (toolchain_find(&p->tc, o->cuda_path, o->rocm_path) != 0)
+    return -1;
+  int any_nv = 0, any_amd = 0;
+  for (size_t t = 0; t < o->ntargets; t++) {
+    const struct target *tg = &o->targets[t];
+    any_nv |= tg->info->vendor == TARGET_NVIDIA;
+    any_amd |= tg->info->vendor == TARGET_AMD;
+    if (tg->info->vendor == TARGET_NVIDIA && p->tc.ptxas[0] && p->tc.ptxas_max_ptx &&
+        tg->info->ptx_version > p->tc.ptxas_max_ptx)
+      return diag_error("target '%s' needs PTX ISA %d.%d but ptxas from CUDA %s accepts at most %d.%d",
+                        tg->id, tg->info->ptx_version / 10, tg->info->ptx_version % 10,
+                        p->tc.cuda_version, p->tc.ptxas_max_ptx / 10, p->tc.ptxas_max_ptx % 10);
+  }
+  size_t nmlir = 0;
+  for (size_t i = 0; i < o->ninputs; i++)
+    nmlir += o->inputs[i].kind == INPUT_MLIR;
+  if (nmlir && any_nv && !p->tc.ptxas[0])
+    diag_warning("no ptxas found (%s): NVIDIA targets get PTX only, compiled by the driver at load time",
+                 p->tc.cuda_path[0] ? "the CUDA toolkit has no bin/ptxas" : "no CUDA toolkit; use --cuda-path");
+  if (nmlir && any_amd && toolchain_rocm_shim(&p->tc) != 0)
+    return -1;
+  if (o->mode == MODE_COMPILE && o->output && o->ninputs > 1)
+    return diag_error("cannot specify -o with -c and several inputs");
+
+  p->units = calloc(nmlir + 1, sizeof *p->units);
+  if (!p->units)
+    BUG("out of memory");
+  for (size_t i = 0; i < o->ninputs; i++) {
+    if (o->inputs[i].kind == INPUT_MLIR) {
+      struct unit *u = &p->units[p->nunits++];
+      u->input = o->inputs[i].arg;
+      if (plan_unit(p, u) != 0)
+        return -1;
+    } else if (o->inputs[i].kind == INPUT_C && o->mode == MODE_COMPILE) {
+      char *stem = stem_of(o->inputs[i].arg);
+      char **argv = calloc(6, sizeof *argv);
+      argv[0] = "cc";
+      argv[1] = "-c";
+      argv[2] = (char *)o->inputs[i].arg;
+      argv[3] = "-o";
+      argv[4] = o->output ? (char *)o->output : xasprintf("%s.o", stem);
+      free(stem);
+      struct job *j = add_job(p, JOB_TOOL, NULL, xasprintf("cc: %s", o->inputs[i].arg));
+      j->argv = argv;
+    }
+  }
+  if (o->mode == MODE_LINK)
+    return plan_link(p);
+  return 0;
+}

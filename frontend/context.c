@@ -1,0 +1,154 @@
+/* context.c: the MLIR context and the diagnostic bridge.
+ *
+ * MLIR reports through the context's handler; we turn each diagnostic's
+ * location into file:line:col (looking through call-site, fused and name
+ * locations) and print it with diag.h. Notes that only dump the failing
+ * operation's IR are dropped: they bury the message under pages of IR. */
+#include "frontend.h"
+
+#include "diag.h"
+
+#include <mlir-c/Diagnostics.h>
+#include <mlir-c/RegisterEverything.h>
+#include <mlir-c/Dialect/GPU.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static MlirContext ctx;
+static int have_ctx;
+static const char *activity;
+
+struct strbuf {
+  char *data;
+  size_t len, cap;
+};
+
+static void strbuf_append(MlirStringRef s, void *ud) {
+  struct strbuf *b = ud;
+  if (b->len + s.length + 1 > b->cap) {
+    size_t cap = (b->cap + s.length + 1) * 2;
+    char *n = realloc(b->data, cap);
+    if (!n)
+      return;
+    b->data = n;
+    b->cap = cap;
+  }
+  memcpy(b->data + b->len, s.data, s.length);
+  b->len += s.length;
+  b->data[b->len] = '\0';
+}
+
+/* Finds the first file:line:col inside a location. Returns 1 if found. */
+static int resolve_location(MlirLocation loc, char *file, size_t file_size,
+                            unsigned *line, unsigned *col, int depth) {
+  if (depth > 16 || mlirLocationIsNull(loc))
+    return 0;
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    MlirStringRef name = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+    snprintf(file, file_size, "%.*s", (int)name.length, name.data);
+    *line = (unsigned)mlirLocationFileLineColRangeGetStartLine(loc);
+    *col = (unsigned)mlirLocationFileLineColRangeGetStartColumn(loc);
+    return 1;
+  }
+  if (mlirLocationIsACallSite(loc))
+    return resolve_location(mlirLocationCallSiteGetCallee(loc), file, file_size, line, col, depth + 1) ||
+           resolve_location(mlirLocationCallSiteGetCaller(loc), file, file_size, line, col, depth + 1);
+  if (mlirLocationIsAName(loc))
+    return resolve_location(mlirLocationNameGetChildLoc(loc), file, file_size, line, col, depth + 1);
+  if (mlirLocationIsAFused(loc)) {
+    intptr_t n = mlirLocationFusedGetNumLocations(loc);
+    MlirLocation *locs = calloc(n ? (size_t)n : 1, sizeof *locs);
+    if (!locs)
+      return 0;
+    mlirLocationFusedGetLocations(loc, locs);
+    int found = 0;
+    for (intptr_t i = 0; i < n && !found; i++)
+      found = resolve_location(locs[i], file, file_size, line, col, depth + 1);
+    free(locs);
+    return found;
+  }
+  return 0;
+}
+
+static enum diag_severity severity_of(MlirDiagnosticSeverity s) {
+  switch (s) {
+  case MlirDiagnosticError: return DIAG_ERROR;
+  case MlirDiagnosticWarning: return DIAG_WARNING;
+  case MlirDiagnosticNote: return DIAG_NOTE;
+  case MlirDiagnosticRemark: return DIAG_REMARK;
+  }
+  return DIAG_ERROR;
+}
+
+static void emit(MlirDiagnostic d, enum diag_severity sev) {
+  struct strbuf msg = {0};
+  mlirDiagnosticPrint(d, strbuf_append, &msg);
+  const char *text = msg.data ? msg.data : "";
+  if (sev == DIAG_NOTE && strncmp(text, "see current operation", 21) == 0) {
+    free(msg.data);
+    return;
+  }
+  char file[1024];
+  unsigned line = 0, col = 0;
+  if (resolve_location(mlirDiagnosticGetLocation(d), file, sizeof file, &line, &col, 0))
+    diag_at(sev, file, line, col, "%s", text);
+  else
+    diag_at(sev, NULL, 0, 0, "%s", text);
+  free(msg.data);
+}
+
+static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
+  MlirDiagnosticSeverity s = mlirDiagnosticGetSeverity(d);
+  /* Remarks (e.g. device-library lookups) are noise for a driver user. */
+  if (s == MlirDiagnosticRemark)
+    return mlirLogicalResultSuccess();
+  emit(d, severity_of(s));
+  for (intptr_t i = 0, n = mlirDiagnosticGetNumNotes(d); i < n; i++)
+    emit(mlirDiagnosticGetNote(d, i), DIAG_NOTE);
+  if (s == MlirDiagnosticError && activity)
+    diag_note("in %s", activity);
+  return mlirLogicalResultSuccess();
+}
+
+void frontend_set_activity(const char *what) { activity = what; }
+
+int frontend_init(void) {
+  if (have_ctx)
+    return 0;
+  MlirDialectRegistry reg = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(reg);
+  ctx = mlirContextCreateWithRegistry(reg, false);
+  mlirDialectRegistryDestroy(reg);
+  mlirRegisterAllLLVMTranslations(ctx);
+  mlirRegisterAllPasses();
+  mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, NULL, NULL);
+  /* Load the dialects whose types/attributes we build by hand. */
+  mlirDialectHandleLoadDialect(mlirGetDialectHandle__gpu__(), ctx);
+  have_ctx = 1;
+  return 0;
+}
+
+MlirContext frontend_context(void) { return ctx; }
+
+void frontend_shutdown(void) {
+  if (have_ctx)
+    mlirContextDestroy(ctx);
+  have_ctx = 0;
+}
+
+int frontend_error_at(MlirOperation op, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  char file[1024];
+  unsigned line = 0, col = 0;
+  if (resolve_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col, 0))
+    diag_at(DIAG_ERROR, file, line, col, "%s", msg);
+  else
+    diag_error("%s", msg);
+  return -1;
+}

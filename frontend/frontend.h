@@ -1,0 +1,48 @@
+/* frontend.h: from a .mlir/.mlirbc file to a verified, normalized module.
+ *
+ * The frontend owns the MLIR context: dialects, passes and translations are
+ * registered once, and every MLIR diagnostic leaves through diag.h as
+ * "file:line:col: error: message". Normalization outlines gpu.launch bodies
+ * and makes synchronous gpu ops asynchronous where gpu-to-llvm needs it,
+ * leaving code that is already asynchronous alone. */
+#ifndef GPUCC_FRONTEND_H
+#define GPUCC_FRONTEND_H
+
+#include <mlir-c/IR.h>
+#include <stddef.h>
+
+/* Creates the shared context (once per gpucc process). Returns 0 or -1. */
+int frontend_init(void);
+MlirContext frontend_context(void);
+void frontend_shutdown(void);
+
+/* Names the work in progress ("device code for sm_90"); MLIR errors get a
+ * note "in <what>" while it is set. NULL clears it. */
+void frontend_set_activity(const char *what);
+
+/* Parses and verifies a file (text or bytecode, detected by content).
+ * Returns 0 with *out owned by the caller (mlirModuleDestroy), or -1 after
+ * the errors were reported. */
+int frontend_parse(const char *path, MlirModule *out);
+
+/* Outlines gpu.launch into gpu.func kernels and rewrites synchronous or
+ * dependency-free gpu.alloc/dealloc/memcpy/memset into the async form
+ * followed by a host wait. Returns 0 or -1 (reported). */
+int frontend_normalize(MlirModule module);
+
+/* Runs a textual pass pipeline ("builtin.module(...)") on the module.
+ * Returns 0 or -1 (reported). */
+int frontend_run_pipeline(MlirModule module, const char *pipeline);
+
+/* The top-level gpu.module ops of a module, in order. Returns the count;
+ * *ops is malloc'ed (caller frees). */
+size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops);
+
+/* Symbol name of an op with sym_name, as a NUL-terminated malloc'ed copy. */
+char *frontend_symbol_name(MlirOperation op);
+
+/* Reports an error at an operation's location. Returns -1. */
+int frontend_error_at(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,201 @@
+/* normalize.c: outlining and the sync-to-async rewrite.
+ *
+ * gpu-to-llvm (LLVM 22) lowers gpu.alloc/dealloc/memcpy/memset only in their
+ * async form with exactly one dependency; anything else is silently left and
+ * translation fails much later. Upstream's gpu-async-region fixes that for
+ * fully synchronous functions but breaks code that is already async. So we
+ * rewrite each offending op locally, which is correct whatever surrounds it:
+ *
+ *   sync op          ->  %t0 = gpu.wait async
+ *                        %r, %t1 = op async [%t0] ...
+ *                        gpu.wait [%t1]
+ *   async op, 0 deps ->  %t0 = gpu.wait async ; op async [%t0]
+ *   async op, n deps ->  %t0 = gpu.wait async [deps] ; op async [%t0]
+ *
+ * A synchronous op keeps its host-blocking meaning (the trailing wait), and
+ * ops already in the async form with one dependency are never touched. */
+#include "frontend.h"
+
+#include "diag.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/Dialect/GPU.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct op_list {
+  MlirOperation *ops;
+  size_t len, cap;
+};
+
+static int name_is(MlirOperation op, const char *name) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
+}
+
+static int is_rewritable(MlirOperation op) {
+  return name_is(op, "gpu.alloc") || name_is(op, "gpu.dealloc") || name_is(op, "gpu.memcpy") ||
+         name_is(op, "gpu.memset");
+}
+
+static int is_token(MlirValue v) { return mlirTypeIsAGPUAsyncTokenType(mlirValueGetType(v)); }
+
+static int count_token_operands(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  int k = 0;
+  while (k < n && is_token(mlirOperationGetOperand(op, k)))
+    k++;
+  return k;
+}
+
+/* The async token result, if any (always the last result). */
+static int has_token_result(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumResults(op);
+  return n > 0 && is_token(mlirOperationGetResult(op, n - 1));
+}
+
+static int needs_rewrite(MlirOperation op) {
+  if (!is_rewritable(op))
+    return 0;
+  /* A synchronous host_shared alloc is lowered as is (mgpuMemAlloc with the
+   * shared flag); an async one is reported by the leftover check later. */
+  if (name_is(op, "gpu.alloc") &&
+      !mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("hostShared"))))
+    return 0;
+  return !has_token_result(op) || count_token_operands(op) != 1;
+}
+
+static MlirWalkResult collect(MlirOperation op, void *ud) {
+  struct op_list *l = ud;
+  if (name_is(op, "gpu.module"))
+    return MlirWalkResultSkip;
+  if (!needs_rewrite(op))
+    return MlirWalkResultAdvance;
+  if (l->len == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 16;
+    MlirOperation *n = realloc(l->ops, l->cap * sizeof *n);
+    if (!n)
+      BUG("out of memory");
+    l->ops = n;
+  }
+  l->ops[l->len++] = op;
+  return MlirWalkResultAdvance;
+}
+
+/* Creates "gpu.wait" with the given dependencies before `before`. With
+ * async set it returns the new token; otherwise a null value. */
+static MlirValue insert_wait(MlirOperation before, int after, MlirValue *deps, intptr_t ndeps,
+                             int async) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.wait"),
+                                                mlirOperationGetLocation(before));
+  if (ndeps)
+    mlirOperationStateAddOperands(&st, ndeps, deps);
+  MlirType tok = mlirGPUAsyncTokenTypeGet(ctx);
+  if (async)
+    mlirOperationStateAddResults(&st, 1, &tok);
+  MlirOperation w = mlirOperationCreate(&st);
+  MlirBlock block = mlirOperationGetBlock(before);
+  if (after)
+    mlirBlockInsertOwnedOperationAfter(block, before, w);
+  else
+    mlirBlockInsertOwnedOperationBefore(block, before, w);
+  return async ? mlirOperationGetResult(w, 0) : (MlirValue){NULL};
+}
+
+static int rewrite(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  int ndeps = count_token_operands(op);
+  int was_async = has_token_result(op);
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  intptr_t nres = mlirOperationGetNumResults(op);
+
+  /* One dependency: a fresh stream, or a join of the existing ones. */
+  MlirValue *deps = malloc(sizeof(MlirValue) * (size_t)(ndeps ? ndeps : 1));
+  MlirValue *operands = malloc(sizeof(MlirValue) * (size_t)(nops + 1));
+  MlirType *types = malloc(sizeof(MlirType) * (size_t)(nres + 1));
+  if (!deps || !operands || !types)
+    BUG("out of memory");
+  for (int i = 0; i < ndeps; i++)
+    deps[i] = mlirOperationGetOperand(op, i);
+  MlirValue dep = insert_wait(op, 0, deps, ndeps, 1);
+
+  intptr_t nnew = 0;
+  operands[nnew++] = dep;
+  for (intptr_t i = ndeps; i < nops; i++)
+    operands[nnew++] = mlirOperationGetOperand(op, i);
+  intptr_t nvals = was_async ? nres - 1 : nres; /* non-token results */
+  for (intptr_t i = 0; i < nvals; i++)
+    types[i] = mlirValueGetType(mlirOperationGetResult(op, i));
+  types[nvals] = mlirGPUAsyncTokenTypeGet(ctx);
+
+  MlirOperationState st = mlirOperationStateGet(mlirIdentifierStr(mlirOperationGetName(op)),
+                                                mlirOperationGetLocation(op));
+  mlirOperationStateAddOperands(&st, nnew, operands);
+  mlirOperationStateAddResults(&st, nvals + 1, types);
+  /* Keep every attribute but the operand segment sizes, which change. */
+  intptr_t nattr = mlirOperationGetNumAttributes(op);
+  MlirNamedAttribute *attrs = malloc(sizeof(MlirNamedAttribute) * (size_t)(nattr + 1));
+  if (!attrs)
+    BUG("out of memory");
+  intptr_t kept = 0;
+  MlirAttribute segments = mlirAttributeGetNull();
+  for (intptr_t i = 0; i < nattr; i++) {
+    MlirNamedAttribute a = mlirOperationGetAttribute(op, i);
+    MlirStringRef an = mlirIdentifierStr(a.name);
+    if (an.length == 19 && memcmp(an.data, "operandSegmentSizes", 19) == 0) {
+      segments = a.attribute;
+      continue;
+    }
+    attrs[kept++] = a;
+  }
+  if (!mlirAttributeIsNull(segments)) {
+    /* gpu.alloc: [asyncDependencies, dynamicSizes, symbolOperands]. */
+    intptr_t ns = mlirDenseArrayGetNumElements(segments);
+    int32_t sizes[8] = {0};
+    for (intptr_t i = 0; i < ns && i < 8; i++)
+      sizes[i] = mlirDenseI32ArrayGetElement(segments, i);
+    sizes[0] = 1;
+    attrs[kept++] = mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("operandSegmentSizes")),
+                                          mlirDenseI32ArrayGet(ctx, ns, sizes));
+  }
+  mlirOperationStateAddAttributes(&st, kept, attrs);
+  MlirOperation repl = mlirOperationCreate(&st);
+  free(attrs);
+  if (mlirOperationIsNull(repl)) {
+    free(deps);
+    free(operands);
+    free(types);
+    return frontend_error_at(op, "cannot make '%.*s' asynchronous",
+                             (int)mlirIdentifierStr(mlirOperationGetName(op)).length,
+                             mlirIdentifierStr(mlirOperationGetName(op)).data);
+  }
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, repl);
+
+  for (intptr_t i = 0; i < nvals; i++)
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i), mlirOperationGetResult(repl, i));
+  MlirValue token = mlirOperationGetResult(repl, nvals);
+  if (was_async)
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, nres - 1), token);
+  else
+    insert_wait(repl, 1, &token, 1, 0); /* keep the op host-synchronous */
+  mlirOperationDestroy(op);
+  free(deps);
+  free(operands);
+  free(types);
+  return 0;
+}
+
+int frontend_normalize(MlirModule module) {
+  /* Outlining first: it turns gpu.launch bodies into gpu.func kernels and
+   * marks the module gpu.container_module. */
+  if (frontend_run_pipeline(module, "builtin.module(gpu-kernel-outlining)") != 0)
+    return -1;
+  struct op_list l = {0};
+  mlirOperationWalk(mlirModuleGetOperation(module), collect, &l, MlirWalkPreOrder);
+  int rc = 0;
+  for (size_t i = 0; i < l.len && rc == 0; i++)
+    rc = rewrite(l.ops[i]);
+  free(l.ops);
+  return rc;
+}

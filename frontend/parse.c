@@ -1,0 +1,102 @@
+/* parse.c: reading one input file into a verified module.
+ *
+ * MLIR's parser accepts both text and bytecode and verifies after parsing;
+ * its errors arrive through the diagnostic handler in context.c. What MLIR
+ * would silently accept but a user would not mean, an empty file, is an
+ * error here. */
+#include "frontend.h"
+
+#include "diag.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/Pass.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* True when the file holds nothing but whitespace and // comments. */
+static int is_blank(const char *data, size_t size) {
+  for (size_t i = 0; i < size; i++) {
+    if (data[i] == '/' && i + 1 < size && data[i + 1] == '/') {
+      while (i < size && data[i] != '\n')
+        i++;
+      continue;
+    }
+    if (!isspace((unsigned char)data[i]))
+      return 0;
+  }
+  return 1;
+}
+
+int frontend_parse(const char *path, MlirModule *out) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return diag_error("cannot open '%s': %s", path, strerror(errno));
+  char probe[4096];
+  size_t n = fread(probe, 1, sizeof probe, f);
+  int more = !feof(f);
+  fclose(f);
+  if (!more && is_blank(probe, n)) {
+    diag_at(DIAG_ERROR, path, 1, 1, "empty input: no operations to compile");
+    return -1;
+  }
+  MlirModule m = mlirModuleCreateParseFromFile(frontend_context(), mlirStringRefCreateFromCString(path));
+  if (mlirModuleIsNull(m)) {
+    if (diag_error_count() == 0)
+      diag_at(DIAG_ERROR, path, 0, 0, "cannot parse input");
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+int frontend_run_pipeline(MlirModule module, const char *pipeline) {
+  MlirContext ctx = mlirModuleGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  MlirLogicalResult r = mlirParsePassPipeline(opm, mlirStringRefCreateFromCString(pipeline), NULL, NULL);
+  if (mlirLogicalResultIsFailure(r)) {
+    mlirPassManagerDestroy(pm);
+    return diag_error("internal pipeline does not parse: %s", pipeline);
+  }
+  r = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+  mlirPassManagerDestroy(pm);
+  return mlirLogicalResultIsFailure(r) ? -1 : 0;
+}
+
+size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops) {
+  size_t n = 0, cap = 0;
+  *ops = NULL;
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    if (name.length != 10 || memcmp(name.data, "gpu.module", 10) != 0)
+      continue;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 8;
+      MlirOperation *grown = realloc(*ops, cap * sizeof **ops);
+      if (!grown)
+        BUG("out of memory");
+      *ops = grown;
+    }
+    (*ops)[n++] = op;
+  }
+  return n;
+}
+
+char *frontend_symbol_name(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return strdup("");
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  char *r = malloc(s.length + 1);
+  if (!r)
+    BUG("out of memory");
+  memcpy(r, s.data, s.length);
+  r[s.length] = '\0';
+  return r;
+}

@@ -1,0 +1,148 @@
+/* device.c: one target's device code for every gpu.module of a program.
+ *
+ * The gpu.modules are cloned into a fresh module (the host code is not
+ * needed), given this target alone, lowered (NVVM or ROCDL) and serialized
+ * by gpu-module-to-binary: PTX text ("isa") for NVIDIA, because ptxas runs
+ * as its own job afterwards; a linked hsaco ("bin") for AMD. The result of
+ * each gpu.module goes to its own file. */
+#include "lowering.h"
+
+#include "diag.h"
+#include "frontend.h"
+#include "tmp.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/Dialect/GPU.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Common to both vendors: structured control flow and memref metadata
+ * become plain LLVM-ready form before the GPU-specific conversion. */
+#define DEVICE_PREP "lower-affine,convert-vector-to-scf,convert-scf-to-cf,expand-strided-metadata,"
+
+static int build_pipeline(char *buf, size_t size, const struct target *t,
+                          const struct toolchain *tc) {
+  switch (t->info->vendor) {
+  case TARGET_NVIDIA:
+    return snprintf(buf, size,
+                    "builtin.module(gpu.module(" DEVICE_PREP
+                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts),"
+                    "gpu-module-to-binary{format=isa%s%s})",
+                    tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >= (int)size;
+  case TARGET_AMD:
+    return snprintf(buf, size,
+                    "builtin.module(gpu.module(" DEVICE_PREP
+                    "convert-gpu-to-rocdl{chipset=%s runtime=HIP},canonicalize,cse,reconcile-unrealized-casts),"
+                    "gpu-module-to-binary{format=bin toolkit=%s})",
+                    t->info->chip, tc->rocm_shim) >= (int)size;
+  case TARGET_HOST:
+    break;
+  }
+  return 1;
+}
+
+static MlirAttribute target_attr(MlirContext ctx, const struct target *t, int opt) {
+  char text[512];
+  if (t->info->vendor == TARGET_NVIDIA)
+    snprintf(text, sizeof text, "#nvvm.target<O = %d, chip = \"%s\", features = \"%s\">", opt,
+             t->info->chip, t->features);
+  else
+    /* Code object v5: loadable by ROCm 5.x and 6.x alike. */
+    snprintf(text, sizeof text, "#rocdl.target<O = %d, chip = \"%s\", features = \"%s\", abi = \"500\">",
+             opt, t->info->chip, t->features);
+  return mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
+}
+
+/* NVIDIA: PTX that still calls __nv_* functions will not assemble. */
+static int check_libdevice(const char *ptx, size_t size, const struct target *t,
+                           const struct toolchain *tc) {
+  const char *p = memmem(ptx, size, "__nv_", 5);
+  if (!p)
+    return 0;
+  const char *end = p;
+  while (end < ptx + size && (end[0] == '_' || (end[0] >= 'a' && end[0] <= 'z') || (end[0] >= '0' && end[0] <= '9')))
+    end++;
+  return diag_error("%s: device code calls '%.*s' but CUDA's libdevice was not found%s; "
+                    "install the CUDA toolkit or pass --cuda-path",
+                    t->id, (int)(end - p), p, tc->cuda_path[0] ? "" : " (no CUDA toolkit)");
+}
+
+int lowering_device(MlirModule module, const struct target *t, const struct toolchain *tc,
+                    int opt, const char *const *out_paths) {
+  MlirContext ctx = mlirModuleGetContext(module);
+  char activity[256];
+  snprintf(activity, sizeof activity, "device code for target '%s'", t->id);
+  frontend_set_activity(activity);
+
+  MlirAttribute tattr = target_attr(ctx, t, opt);
+  if (mlirAttributeIsNull(tattr)) {
+    frontend_set_activity(NULL);
+    return diag_error("internal: cannot build the target attribute for '%s'", t->id);
+  }
+  MlirAttribute targets = mlirArrayAttrGet(ctx, 1, &tattr);
+
+  MlirModule dev = mlirModuleCreateEmpty(mlirOperationGetLocation(mlirModuleGetOperation(module)));
+  MlirOperation *mods;
+  size_t n = frontend_gpu_modules(module, &mods);
+  for (size_t i = 0; i < n; i++) {
+    MlirOperation clone = mlirOperationClone(mods[i]);
+    mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
+    mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
+  }
+  free(mods);
+
+  char pipeline[4096];
+  int rc = -1;
+  if (build_pipeline(pipeline, sizeof pipeline, t, tc)) {
+    diag_error("internal: pipeline for '%s' too long", t->id);
+    goto out;
+  }
+  if (frontend_run_pipeline(dev, pipeline) != 0)
+    goto out;
+
+  /* gpu-module-to-binary keeps the order: the i-th op is the i-th binary. */
+  size_t i = 0;
+  MlirBlock body = mlirModuleGetBody(dev);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute objs = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("objects"));
+    if (mlirAttributeIsNull(objs) || i >= n)
+      continue;
+    MlirAttribute obj = mlirArrayAttrGetElement(objs, 0);
+    MlirStringRef bytes = mlirGPUObjectAttrGetObject(obj);
+    if (t->info->vendor == TARGET_NVIDIA && !tc->have_libdevice &&
+        check_libdevice(bytes.data, bytes.length, t, tc) != 0)
+      goto out;
+    if (tmp_write_file(out_paths[i], bytes.data, bytes.length) != 0)
+      goto out;
+    i++;
+  }
+  if (i != n) {
+    diag_error("internal: %zu of %zu gpu.modules were serialized for '%s'", i, n, t->id);
+    goto out;
+  }
+  rc = 0;
+out:
+  mlirModuleDestroy(dev);
+  frontend_set_activity(NULL);
+  return rc;
+}
+
+char **lowering_ptxas_argv(const struct toolchain *tc, const struct target *t, int opt,
+                           const char *ptx, const char *cubin) {
+  static const char *const levels[] = {"-O0", "-O1", "-O2", "-O3"};
+  char **argv = calloc(8, sizeof *argv);
+  if (!argv)
+    BUG("out of memory");
+  size_t k = 0;
+  argv[k++] = (char *)tc->ptxas;
+  argv[k++] = (char *)"-arch";
+  argv[k++] = (char *)t->info->chip;
+  argv[k++] = (char *)levels[opt < 0 ? 0 : opt > 3 ? 3 : opt];
+  argv[k++] = (char *)ptx;
+  argv[k++] = (char *)"-o";
+  argv[k++] = (char *)cubin;
+  argv[k] = NULL;
+  return argv;
+}

@@ -1,0 +1,251 @@
+/* host.c: the host side, from MLIR to a native object file, in-process.
+ *
+ * lowering_embed swaps each gpu.module for a gpu.binary whose one object is
+ * the module's fat-binary blob, in format "bin" so that LLVM's select_object
+ * translation calls mgpuModuleLoad(blob, size), with a `section` property so
+ * the blob lands in .gpucc_fatbin where gpucc-fatbin finds it. The target
+ * attribute of that object is only a label: the runtime picks the real
+ * object from inside the blob.
+ *
+ * lowering_host runs the CPU pipeline (gpu-to-llvm among the rest), checks
+ * that no gpu op was silently left behind, translates to LLVM IR, fixes up a
+ * void main, optimizes and emits a PIC object through the LLVM C API. */
+#include "lowering.h"
+
+#include "diag.h"
+#include "frontend.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/Dialect/GPU.h>
+#include <mlir-c/Target/LLVMIR.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOST_PIPELINE                                                                              \
+  "builtin.module(lower-affine,convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"  \
+  "finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"      \
+  "convert-cf-to-llvm,convert-func-to-llvm,gpu-to-llvm,reconcile-unrealized-casts)"
+
+static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+int lowering_embed(MlirModule module, const void *const *blobs, const size_t *sizes) {
+  MlirContext ctx = mlirModuleGetContext(module);
+  MlirAttribute label = mlirAttributeParseGet(ctx, str("#nvvm.target"));
+  MlirNamedAttribute section = mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("section")),
+                                                     mlirStringAttrGet(ctx, str(".gpucc_fatbin")));
+  MlirAttribute props = mlirDictionaryAttrGet(ctx, 1, &section);
+  MlirAttribute handler = mlirAttributeParseGet(ctx, str("#gpu.select_object<0>"));
+  MlirOperation *mods;
+  size_t n = frontend_gpu_modules(module, &mods);
+  for (size_t i = 0; i < n; i++) {
+    MlirAttribute obj = mlirGPUObjectAttrGet(ctx, label, 3 /* bin */,
+                                             (MlirStringRef){blobs[i], sizes[i]}, props);
+    MlirAttribute objs = mlirArrayAttrGet(ctx, 1, &obj);
+    MlirOperationState st = mlirOperationStateGet(str("gpu.binary"), mlirOperationGetLocation(mods[i]));
+    /* The parser fills in the default handler; ops built by hand must name
+     * it or translation dereferences a null handler. */
+    MlirNamedAttribute attrs[3] = {
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("offloadingHandler")), handler),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("sym_name")),
+                              mlirOperationGetInherentAttributeByName(mods[i], str("sym_name"))),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("objects")), objs),
+    };
+    mlirOperationStateAddAttributes(&st, 3, attrs);
+    MlirOperation bin = mlirOperationCreate(&st);
+    if (mlirOperationIsNull(bin)) {
+      free(mods);
+      return frontend_error_at(mods[i], "internal: cannot create gpu.binary");
+    }
+    mlirBlockInsertOwnedOperationBefore(mlirModuleGetBody(module), mods[i], bin);
+    mlirOperationDestroy(mods[i]);
+  }
+  free(mods);
+  return 0;
+}
+
+static int ref_eq(MlirStringRef s, const char *lit) {
+  return s.length == strlen(lit) && memcmp(s.data, lit, s.length) == 0;
+}
+
+/* Ops that gpu-to-llvm leaves in place when it cannot lower them. */
+static MlirWalkResult find_leftover(MlirOperation op, void *ud) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  int is_gpu = name.length > 4 && memcmp(name.data, "gpu.", 4) == 0;
+  int allowed = ref_eq(name, "gpu.binary") || ref_eq(name, "gpu.launch_func");
+  if ((is_gpu && !allowed) || ref_eq(name, "builtin.unrealized_conversion_cast")) {
+    *(MlirOperation *)ud = op;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static int check_leftovers(MlirModule module) {
+  MlirOperation bad = {NULL};
+  mlirOperationWalk(mlirModuleGetOperation(module), find_leftover, &bad, MlirWalkPreOrder);
+  if (mlirOperationIsNull(bad))
+    return 0;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(bad));
+  return frontend_error_at(bad, "cannot lower '%.*s' for the host%s", (int)name.length, name.data,
+                           ref_eq(name, "gpu.memset")
+                               ? " (only 16- and 32-bit memset values are supported)"
+                               : "");
+}
+
+/* Upstream translation makes `func.func @main()` a void main whose exit status
+ * is garbage; rename it and add an int main that returns 0. */
+static void fix_void_main(LLVMModuleRef mod) {
+  LLVMValueRef main_fn = LLVMGetNamedFunction(mod, "main");
+  if (!main_fn || LLVMIsDeclaration(main_fn))
+    return;
+  LLVMTypeRef fty = LLVMGlobalGetValueType(main_fn);
+  if (LLVMGetTypeKind(LLVMGetReturnType(fty)) != LLVMVoidTypeKind || LLVMCountParamTypes(fty) != 0)
+    return;
+  LLVMSetValueName2(main_fn, "__gpucc_user_main", strlen("__gpucc_user_main"));
+  LLVMSetLinkage(main_fn, LLVMInternalLinkage);
+  LLVMContextRef c = LLVMGetModuleContext(mod);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+  LLVMValueRef wrapper = LLVMAddFunction(mod, "main", LLVMFunctionType(i32, NULL, 0, 0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, wrapper, "entry"));
+  LLVMBuildCall2(b, fty, main_fn, NULL, 0, "");
+  LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
+  LLVMDisposeBuilder(b);
+}
+
+/* Functions of MLIR's runner-utils libraries a program may call. */
+static int is_runner_util(const char *name) {
+  static const char *const prefixes[] = {"printMemref", "_mlir_ciface_printMemref", "printF32",
+                                         "printF64", "printI64", "printU64", "printNewline",
+                                         "printComma", "printOpen", "printClose", "printString",
+                                         "printFlops", "rtclock", "printBF16", "printF16",
+                                         "verifyMemRef", "_mlir_ciface_verifyMemRef"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+    if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+      return 1;
+  return 0;
+}
+
+static MlirWalkResult find_runner_call(MlirOperation op, void *ud) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (!ref_eq(name, "func.func") && !ref_eq(name, "llvm.func"))
+    return MlirWalkResultAdvance;
+  MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, str("sym_name"));
+  if (mlirAttributeIsNull(sym))
+    return MlirWalkResultSkip;
+  MlirStringRef s = mlirStringAttrGetValue(sym);
+  char buf[128];
+  snprintf(buf, sizeof buf, "%.*s", (int)s.length, s.data);
+  if (is_runner_util(buf)) {
+    *(int *)ud = 1;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultSkip; /* no need to look inside function bodies */
+}
+
+int lowering_needs_runner_utils(MlirModule module) {
+  int found = 0;
+  mlirOperationWalk(mlirModuleGetOperation(module), find_runner_call, &found, MlirWalkPreOrder);
+  return found;
+}
+
+static void scan_imports(LLVMModuleRef mod, struct host_info *info) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+    if (!LLVMIsDeclaration(f))
+      continue;
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (is_runner_util(name))
+      info->needs_runner_utils = 1;
+  }
+}
+
+static int emit_object(LLVMModuleRef mod, int opt, const char *obj_path) {
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  char *triple = LLVMGetDefaultTargetTriple();
+  LLVMTargetRef target;
+  char *err = NULL;
+  if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+    diag_error("no LLVM target for host triple '%s': %s", triple, err);
+    LLVMDisposeMessage(err);
+    LLVMDisposeMessage(triple);
+    return -1;
+  }
+  static const LLVMCodeGenOptLevel levels[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
+                                               LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
+  /* "generic" CPU: the executable must run on any x86-64, not only here. */
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, "generic", "", levels[opt],
+                                                    LLVMRelocPIC, LLVMCodeModelDefault);
+  LLVMSetTarget(mod, triple);
+  LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(mod, dl);
+  LLVMDisposeTargetData(dl);
+  LLVMDisposeMessage(triple);
+
+  int rc = 0;
+  if (opt > 0) {
+    char passes[32];
+    snprintf(passes, sizeof passes, "default<O%d>", opt);
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(mod, passes, tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+      char *m = LLVMGetErrorMessage(e);
+      rc = diag_error("LLVM optimization failed: %s", m);
+      LLVMDisposeErrorMessage(m);
+    }
+  }
+  if (rc == 0 && LLVMTargetMachineEmitToFile(tm, mod, obj_path, LLVMObjectFile, &err)) {
+    rc = diag_error("cannot emit host object '%s': %s", obj_path, err);
+    LLVMDisposeMessage(err);
+  }
+  LLVMDisposeTargetMachine(tm);
+  return rc;
+}
+
+int lowering_host(MlirModule module, int opt, const char *obj_path, const char *ll_path,
+                  struct host_info *info) {
+  memset(info, 0, sizeof *info);
+  frontend_set_activity("host code");
+  int rc = -1;
+  LLVMContextRef llctx = NULL;
+  LLVMModuleRef mod = NULL;
+  if (frontend_run_pipeline(module, HOST_PIPELINE) != 0 || check_leftovers(module) != 0)
+    goto out;
+  llctx = LLVMContextCreate();
+  mod = mlirTranslateModuleToLLVMIR(mlirModuleGetOperation(module), llctx);
+  if (!mod)
+    goto out;
+  fix_void_main(mod);
+  scan_imports(mod, info);
+  char *msg = NULL;
+  if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+    diag_error("internal: invalid host LLVM IR: %s", msg);
+    LLVMDisposeMessage(msg);
+    goto out;
+  }
+  LLVMDisposeMessage(msg);
+  if (emit_object(mod, opt, obj_path) != 0)
+    goto out;
+  if (ll_path) {
+    char *err = NULL;
+    if (LLVMPrintModuleToFile(mod, ll_path, &err)) {
+      diag_error("cannot write '%s': %s", ll_path, err);
+      LLVMDisposeMessage(err);
+      goto out;
+    }
+  }
+  rc = 0;
+out:
+  if (mod)
+    LLVMDisposeModule(mod);
+  if (llctx)
+    LLVMContextDispose(llctx);
+  frontend_set_activity(NULL);
+  return rc;
+}

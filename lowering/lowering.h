@@ -1,0 +1,72 @@
+/* lowering.h: the pass pipelines and code generation.
+ *
+ * Device side: lowering_device() compiles every gpu.module of a normalized
+ * module for one target and writes one file per gpu.module (PTX text for
+ * NVIDIA, an hsaco for AMD). ptxas then runs as a separate, spawned job.
+ * Host side: lowering_embed() swaps each gpu.module for a gpu.binary holding
+ * its fat-binary blob; lowering_host() lowers the rest to LLVM IR and emits a
+ * native object file in-process through the LLVM C API. */
+#ifndef GPUCC_LOWERING_H
+#define GPUCC_LOWERING_H
+
+#include "targets.h"
+
+#include <mlir-c/IR.h>
+#include <stddef.h>
+
+/* Where the external pieces are. Filled by toolchain_find. */
+struct toolchain {
+  char cuda_path[1024];   /* "" when no CUDA toolkit was found */
+  char ptxas[2300];       /* "" when no ptxas: NVIDIA targets ship PTX only */
+  int ptxas_max_ptx;      /* highest PTX ISA (x10) the ptxas accepts */
+  char cuda_version[32];  /* "13.0" */
+  int have_libdevice;
+  char rocm_bitcode[2300]; /* AMD device libraries (ocml.bc ...), "" if none */
+  char ld_lld[1024];      /* ld.lld from LLVM 22 */
+  const char *rocm_shim;  /* temp dir laid out as ROCDL serialization expects */
+};
+
+/* Finds CUDA (--cuda-path, $CUDA_PATH, /usr/local/cuda) and the AMD pieces
+ * (--rocm-path, $ROCM_PATH, Debian's rocm-device-libs). Missing pieces are
+ * not errors here: they are reported when a target needs them.
+ * Returns 0, or -1 when an explicitly given path is invalid. */
+int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_opt);
+
+/* Creates (once) the ROCm-layout shim directory of symlinks that ROCDL
+ * serialization needs. Returns 0 or -1 (reported). */
+int toolchain_rocm_shim(struct toolchain *tc);
+
+/* Compiles every gpu.module of `module` (not modified) for one target, with
+ * optimization level opt (0-3). out_paths[i] receives the device file for the
+ * i-th gpu.module (as listed by frontend_gpu_modules). Returns 0 or -1
+ * (reported, naming the target). */
+int lowering_device(MlirModule module, const struct target *t, const struct toolchain *tc,
+                    int opt, const char *const *out_paths);
+
+/* The ptxas command for one PTX file, NULL-terminated, malloc'ed (strings
+ * borrowed from the arguments). */
+char **lowering_ptxas_argv(const struct toolchain *tc, const struct target *t, int opt,
+                           const char *ptx, const char *cubin);
+
+/* Replaces the i-th gpu.module by a gpu.binary named like it whose single
+ * object is blobs[i] (sizes[i] bytes), placed in the .gpucc_fatbin section.
+ * Returns 0 or -1 (reported). */
+int lowering_embed(MlirModule module, const void *const *blobs, const size_t *sizes);
+
+/* What the host object needs at link time. */
+struct host_info {
+  int needs_runner_utils; /* calls printMemrefF32 & co. */
+};
+
+/* True when the module declares functions of MLIR's runner-utils libraries
+ * (printMemrefF32 and friends), which the link then has to add. */
+int lowering_needs_runner_utils(MlirModule module);
+
+/* Lowers the host side to LLVM IR and writes a native PIC object to obj_path.
+ * A `func.func @main()` without results gets an int main returning 0.
+ * With ll_path non-NULL, also writes the LLVM IR text there.
+ * Returns 0 or -1 (reported). */
+int lowering_host(MlirModule module, int opt, const char *obj_path, const char *ll_path,
+                  struct host_info *info);
+
+#endif

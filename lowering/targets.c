@@ -1,0 +1,103 @@
+/* targets.c: the target table and target-id parsing; see targets.h.
+ *
+ * The PTX column is the minimum PTX ISA version LLVM's NVPTX backend accepts
+ * for each chip. Asking for exactly that version (instead of the backend's
+ * +ptx60 pipeline default, which is a fatal error for sm_90) keeps the PTX
+ * loadable by the oldest ptxas and driver that support the chip. */
+#include "targets.h"
+
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define X TARGET_FEATURE_XNACK
+#define S TARGET_FEATURE_SRAMECC
+
+static const struct target_info table[] = {
+    {"sm_75", TARGET_NVIDIA, 63, 0},   {"sm_80", TARGET_NVIDIA, 70, 0},
+    {"sm_86", TARGET_NVIDIA, 71, 0},   {"sm_87", TARGET_NVIDIA, 74, 0},
+    {"sm_89", TARGET_NVIDIA, 78, 0},   {"sm_90", TARGET_NVIDIA, 78, 0},
+    {"sm_90a", TARGET_NVIDIA, 80, 0},  {"sm_100", TARGET_NVIDIA, 86, 0},
+    {"sm_100a", TARGET_NVIDIA, 86, 0}, {"sm_120", TARGET_NVIDIA, 87, 0},
+    {"sm_120a", TARGET_NVIDIA, 87, 0},
+    {"gfx900", TARGET_AMD, 0, X},      {"gfx906", TARGET_AMD, 0, X | S},
+    {"gfx908", TARGET_AMD, 0, X | S},  {"gfx90a", TARGET_AMD, 0, X | S},
+    {"gfx942", TARGET_AMD, 0, X | S},  {"gfx950", TARGET_AMD, 0, X | S},
+    {"gfx1030", TARGET_AMD, 0, 0},     {"gfx1100", TARGET_AMD, 0, 0},
+    {"gfx1101", TARGET_AMD, 0, 0},     {"gfx1102", TARGET_AMD, 0, 0},
+    {"gfx1200", TARGET_AMD, 0, 0},     {"gfx1201", TARGET_AMD, 0, 0},
+};
+
+#undef X
+#undef S
+
+const char *const target_default_list = "sm_80,sm_90,gfx90a,gfx942";
+
+void target_print_known(FILE *out) {
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    fprintf(out, "%s%s", i ? ", " : "", table[i].chip);
+  fputc('\n', out);
+}
+
+static int unknown_target(const char *spec) {
+  diag_error("unknown target '%s' in --offload-arch", spec);
+  fprintf(stderr, "gpucc: note: known targets: ");
+  target_print_known(stderr);
+  return -1;
+}
+
+/* Parses the ":feature+" / ":feature-" suffixes of an AMD target id. */
+static int parse_amd_features(const char *spec, const char *rest,
+                              const struct target_info *info, struct target *out) {
+  int xnack = 0, sramecc = 0; /* 0 = any, '+' or '-' */
+  while (*rest == ':') {
+    rest++;
+    const char *end = strchr(rest, ':');
+    size_t len = end ? (size_t)(end - rest) : strlen(rest);
+    if (len < 2 || (rest[len - 1] != '+' && rest[len - 1] != '-'))
+      return diag_error("invalid target id '%s': feature must end in '+' or '-'", spec);
+    char sign = rest[len - 1];
+    if (len - 1 == 5 && strncmp(rest, "xnack", 5) == 0 && (info->amd_features & TARGET_FEATURE_XNACK))
+      xnack = sign;
+    else if (len - 1 == 7 && strncmp(rest, "sramecc", 7) == 0 &&
+             (info->amd_features & TARGET_FEATURE_SRAMECC))
+      sramecc = sign;
+    else
+      return diag_error("invalid target id '%s': '%.*s' does not support feature '%.*s'", spec,
+                        (int)strlen(info->chip), info->chip, (int)(len - 1), rest);
+    rest += len;
+  }
+  /* Canonical order is alphabetical, as in LLVM's target ids. */
+  snprintf(out->id, sizeof out->id, "%s%s%s%s%s", info->chip,
+           sramecc ? ":sramecc" : "", sramecc ? (sramecc == '+' ? "+" : "-") : "",
+           xnack ? ":xnack" : "", xnack ? (xnack == '+' ? "+" : "-") : "");
+  out->features[0] = '\0';
+  if (xnack)
+    snprintf(out->features, sizeof out->features, "%cxnack", xnack);
+  if (sramecc) {
+    size_t n = strlen(out->features);
+    snprintf(out->features + n, sizeof out->features - n, "%s%csramecc", n ? "," : "", sramecc);
+  }
+  return 0;
+}
+
+int target_parse(const char *spec, struct target *out) {
+  memset(out, 0, sizeof *out);
+  size_t chip_len = strcspn(spec, ":");
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    const struct target_info *info = &table[i];
+    if (strlen(info->chip) != chip_len || strncmp(info->chip, spec, chip_len) != 0)
+      continue;
+    out->info = info;
+    if (info->vendor == TARGET_AMD)
+      return parse_amd_features(spec, spec + chip_len, info, out);
+    if (spec[chip_len])
+      return diag_error("invalid target id '%s': only AMD targets take ':' features", spec);
+    snprintf(out->id, sizeof out->id, "%s", info->chip);
+    if (info->vendor == TARGET_NVIDIA)
+      snprintf(out->features, sizeof out->features, "+ptx%d", info->ptx_version);
+    return 0;
+  }
+  return unknown_target(spec);
+}

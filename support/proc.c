@@ -1,0 +1,101 @@
+/* proc.c: posix_spawn plus waitpid, with readable failures; see proc.h.
+ * posix_spawn reports a missing program through its return value, so
+ * "cannot run 'ptxas': No such file or directory" needs no pipe trick. */
+#include "proc.h"
+
+#include "diag.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static volatile pid_t running_pid;
+
+void spawn_kill_running(void) {
+  pid_t p = running_pid;
+  if (p > 0)
+    kill(p, SIGTERM);
+}
+
+static int start(char *const argv[], const char *capture, pid_t *pid) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (capture) {
+    posix_spawn_file_actions_addopen(&fa, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  }
+  int rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc;
+}
+
+static int wait_for(pid_t pid, int *status) {
+  running_pid = pid;
+  pid_t w;
+  do
+    w = waitpid(pid, status, 0);
+  while (w < 0 && errno == EINTR);
+  running_pid = 0;
+  return w < 0 ? -1 : 0;
+}
+
+int spawn_run_quiet(char *const argv[], const char *capture) {
+  pid_t pid;
+  int status;
+  if (start(argv, capture, &pid) != 0 || wait_for(pid, &status) != 0)
+    return -1;
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  return -1;
+}
+
+int spawn_run(char *const argv[], const char *capture, const char *what) {
+  pid_t pid;
+  int rc = start(argv, capture, &pid);
+  if (rc != 0)
+    return diag_error("cannot run '%s' (%s): %s", argv[0], what, strerror(rc));
+  int status;
+  if (wait_for(pid, &status) != 0)
+    return diag_error("waiting for '%s' (%s): %s", argv[0], what, strerror(errno));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return 0;
+  if (WIFSIGNALED(status))
+    return diag_error("'%s' (%s) killed by signal %d", argv[0], what, WTERMSIG(status));
+  return diag_error("'%s' (%s) exited with status %d", argv[0], what, WEXITSTATUS(status));
+}
+
+static int needs_quotes(const char *s) {
+  if (!*s)
+    return 1;
+  for (; *s; s++)
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *s))
+      return 1;
+  return 0;
+}
+
+void spawn_print(FILE *out, char *const argv[]) {
+  for (int i = 0; argv[i]; i++) {
+    if (i)
+      fputc(' ', out);
+    if (!needs_quotes(argv[i])) {
+      fputs(argv[i], out);
+      continue;
+    }
+    /* Single quotes protect everything but a single quote itself. */
+    fputc('\'', out);
+    for (const char *c = argv[i]; *c; c++) {
+      if (*c == '\'')
+        fputs("'\\''", out);
+      else
+        fputc(*c, out);
+    }
+    fputc('\'', out);
+  }
+  fputc('\n', out);
+}

@@ -1,0 +1,28 @@
+/* proc.h: running external tools (ptxas, cc) the one way gpucc does it.
+ *
+ * spawn_run() starts argv[0] (searched in $PATH when it has no '/') with
+ * posix_spawnp, waits, and turns the status into one diagnostic:
+ * "'ptxas' exited with status 255" or "'ld.lld' killed by signal 9". The
+ * running child is killed if gpucc gets SIGINT/SIGTERM (see tmp.c). */
+#ifndef GPUCC_PROC_H
+#define GPUCC_PROC_H
+
+#include <stdio.h>
+
+/* Runs argv (NULL-terminated) and waits. When capture is non-NULL, the
+ * child's stdout and stderr go to that file instead of ours. `what` names the
+ * job in error messages ("ptxas for sm_90"). Returns 0 when the tool exited
+ * with status 0; otherwise reports an error and returns -1. */
+int spawn_run(char *const argv[], const char *capture, const char *what);
+
+/* Like spawn_run but silent: returns the exit status (0 = success), or -1
+ * when the program could not be started or was killed. For probes. */
+int spawn_run_quiet(char *const argv[], const char *capture);
+
+/* Prints argv shell-quoted on one line, as -### and -v show commands. */
+void spawn_print(FILE *out, char *const argv[]);
+
+/* Signal-safe: kills the running child, if any (called on SIGINT). */
+void spawn_kill_running(void);
+
+#endif
