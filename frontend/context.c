@@ -7,7 +7,9 @@
 #include "frontend.h"
 
 #include "diag.h"
+#include "tmp.h"
 
+#include <llvm-c/ErrorHandling.h>
 #include <mlir-c/Diagnostics.h>
 #include <mlir-c/RegisterEverything.h>
 #include <mlir-c/Dialect/GPU.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static MlirContext ctx;
 static int have_ctx;
@@ -114,6 +117,16 @@ static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
 
 void frontend_set_activity(const char *what) { activity = what; }
 
+/* LLVM's fatal errors (an unsupported PTX version, a missing libcall) end the
+ * process. Say what was being compiled and clean up before they do. */
+static void on_llvm_fatal(const char *reason) {
+  diag_error("LLVM: %s", reason);
+  if (activity)
+    diag_note("in %s", activity);
+  tmp_cleanup();
+  _exit(1);
+}
+
 int frontend_init(void) {
   if (have_ctx)
     return 0;
@@ -124,6 +137,7 @@ int frontend_init(void) {
   mlirRegisterAllLLVMTranslations(ctx);
   mlirRegisterAllPasses();
   mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, NULL, NULL);
+  LLVMInstallFatalErrorHandler(on_llvm_fatal);
   /* Load the dialects whose types/attributes we build by hand. */
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__gpu__(), ctx);
   have_ctx = 1;

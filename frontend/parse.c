@@ -53,14 +53,22 @@ int frontend_parse(const char *path, MlirModule *out) {
   return 0;
 }
 
+/* Collects the pipeline parser's message; MLIR requires a callback. */
+static void append_message(MlirStringRef s, void *ud) {
+  char *buf = ud;
+  size_t len = strlen(buf);
+  snprintf(buf + len, 1024 - len, "%.*s", (int)s.length, s.data);
+}
+
 int frontend_run_pipeline(MlirModule module, const char *pipeline) {
+  char message[1024] = "";
   MlirContext ctx = mlirModuleGetContext(module);
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  MlirLogicalResult r = mlirParsePassPipeline(opm, mlirStringRefCreateFromCString(pipeline), NULL, NULL);
+  MlirLogicalResult r = mlirParsePassPipeline(opm, mlirStringRefCreateFromCString(pipeline), append_message, message);
   if (mlirLogicalResultIsFailure(r)) {
     mlirPassManagerDestroy(pm);
-    return diag_error("internal pipeline does not parse: %s", pipeline);
+    return diag_error("internal: pass pipeline '%s' does not parse: %s", pipeline, message);
   }
   r = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
   mlirPassManagerDestroy(pm);

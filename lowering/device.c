@@ -32,10 +32,10 @@ static int build_pipeline(char *buf, size_t size, const struct target *t,
                     tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >= (int)size;
   case TARGET_AMD:
     return snprintf(buf, size,
-                    "builtin.module(gpu.module(" DEVICE_PREP
+                    "builtin.module(convert-math-to-rocdl{chipset=%s},gpu.module(" DEVICE_PREP
                     "convert-gpu-to-rocdl{chipset=%s runtime=HIP},canonicalize,cse,reconcile-unrealized-casts),"
                     "gpu-module-to-binary{format=bin toolkit=%s})",
-                    t->info->chip, tc->rocm_shim) >= (int)size;
+                    t->info->chip, t->info->chip, tc->rocm_shim) >= (int)size;
   case TARGET_HOST:
     break;
   }

@@ -1,0 +1,576 @@
+/* backend_cuda.c: the NVIDIA backend, on the CUDA driver API (libcuda).
+ *
+ * The driver library is dlopen()ed at the first GPU operation, so that the
+ * runtime builds without the CUDA toolkit and a program starts on machines
+ * without NVIDIA hardware. The few types, enum values and structs used are
+ * declared here with the values of CUDA's public cuda.h (they are part of
+ * the driver's stable ABI); functions are looked up under their exported
+ * names, which for several calls carry a _v2 suffix (cuda.h maps cuMemAlloc
+ * to cuMemAlloc_v2 and so on).
+ *
+ * Context: the runtime uses the device's primary context, the one the CUDA
+ * runtime API shares, retained once at probe time. Every operation pushes it
+ * and pops it again, so it works from any thread and never disturbs a context
+ * that the host program made current itself. */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rt.h"
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef void *CUcontext;
+typedef void *CUmodule;
+typedef void *CUfunction;
+typedef void *CUstream;
+typedef void *CUevent;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_DEINITIALIZED = 4,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
+};
+enum {
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+};
+enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+enum { CU_STREAM_NON_BLOCKING = 1 };
+enum { CU_EVENT_DISABLE_TIMING = 2 };
+enum { CU_MEM_ATTACH_GLOBAL = 1 };
+enum {
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_JIT_OPTIMIZATION_LEVEL = 7,
+};
+enum {
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+};
+enum { CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1 };
+
+/* CUlaunchAttribute and CUlaunchConfig (CUDA 12), same layout. */
+struct cu_launch_attribute {
+  int id;
+  char pad[4];
+  union {
+    char raw[64];
+    long long align;
+    struct {
+      unsigned x, y, z;
+    } cluster_dim;
+    int policy;
+  } value;
+};
+struct cu_launch_config {
+  unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_mem_bytes;
+  CUstream stream;
+  struct cu_launch_attribute *attrs;
+  unsigned num_attrs;
+};
+_Static_assert(sizeof(struct cu_launch_attribute) == 72, "CUlaunchAttribute layout");
+_Static_assert(sizeof(struct cu_launch_config) == 56, "CUlaunchConfig layout");
+
+/* The driver entry points, filled by dlsym. */
+static struct {
+  CUresult (*Init)(unsigned);
+  CUresult (*DeviceGetCount)(int *);
+  CUresult (*DeviceGet)(CUdevice *, int);
+  CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*DeviceGetName)(char *, int, CUdevice);
+  CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*CtxPushCurrent)(CUcontext);
+  CUresult (*CtxPopCurrent)(CUcontext *);
+  CUresult (*GetErrorName)(CUresult, const char **);
+  CUresult (*GetErrorString)(CUresult, const char **);
+  CUresult (*ModuleLoadData)(CUmodule *, const void *);
+  CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+  CUresult (*ModuleUnload)(CUmodule);
+  CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*FuncSetAttribute)(CUfunction, int, int);
+  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **);
+  CUresult (*LaunchKernelEx)(const struct cu_launch_config *, CUfunction,
+                             void **, void **);
+  CUresult (*StreamCreate)(CUstream *, unsigned);
+  CUresult (*StreamDestroy)(CUstream);
+  CUresult (*StreamSynchronize)(CUstream);
+  CUresult (*StreamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*EventCreate)(CUevent *, unsigned);
+  CUresult (*EventDestroy)(CUevent);
+  CUresult (*EventSynchronize)(CUevent);
+  CUresult (*EventRecord)(CUevent, CUstream);
+  CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*MemAllocManaged)(CUdeviceptr *, size_t, unsigned);
+  CUresult (*MemFree)(CUdeviceptr);
+  CUresult (*MemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*MemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+  CUresult (*MemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
+  CUresult (*MemHostRegister)(void *, size_t, unsigned);
+  CUresult (*MemHostUnregister)(void *);
+  CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                   const uint64_t *, const uint64_t *,
+                                   const uint32_t *, const uint32_t *, int, int,
+                                   int, int);
+} cu;
+
+/* Exported name of each entry point, and whether the runtime can do without
+ * it (those are checked where used). */
+static const struct {
+  const char *name;
+  void *slot;
+  int optional;
+} cu_symbols[] = {
+    {"cuInit", &cu.Init, 0},
+    {"cuDeviceGetCount", &cu.DeviceGetCount, 0},
+    {"cuDeviceGet", &cu.DeviceGet, 0},
+    {"cuDeviceGetAttribute", &cu.DeviceGetAttribute, 0},
+    {"cuDeviceGetName", &cu.DeviceGetName, 0},
+    {"cuDevicePrimaryCtxRetain", &cu.DevicePrimaryCtxRetain, 0},
+    {"cuCtxPushCurrent_v2", &cu.CtxPushCurrent, 0},
+    {"cuCtxPopCurrent_v2", &cu.CtxPopCurrent, 0},
+    {"cuGetErrorName", &cu.GetErrorName, 0},
+    {"cuGetErrorString", &cu.GetErrorString, 0},
+    {"cuModuleLoadData", &cu.ModuleLoadData, 0},
+    {"cuModuleLoadDataEx", &cu.ModuleLoadDataEx, 0},
+    {"cuModuleUnload", &cu.ModuleUnload, 0},
+    {"cuModuleGetFunction", &cu.ModuleGetFunction, 0},
+    {"cuFuncSetAttribute", &cu.FuncSetAttribute, 0},
+    {"cuLaunchKernel", &cu.LaunchKernel, 0},
+    {"cuLaunchKernelEx", &cu.LaunchKernelEx, 1},
+    {"cuStreamCreate", &cu.StreamCreate, 0},
+    {"cuStreamDestroy_v2", &cu.StreamDestroy, 0},
+    {"cuStreamSynchronize", &cu.StreamSynchronize, 0},
+    {"cuStreamWaitEvent", &cu.StreamWaitEvent, 0},
+    {"cuEventCreate", &cu.EventCreate, 0},
+    {"cuEventDestroy_v2", &cu.EventDestroy, 0},
+    {"cuEventSynchronize", &cu.EventSynchronize, 0},
+    {"cuEventRecord", &cu.EventRecord, 0},
+    {"cuMemAlloc_v2", &cu.MemAlloc, 0},
+    {"cuMemAllocManaged", &cu.MemAllocManaged, 0},
+    {"cuMemFree_v2", &cu.MemFree, 0},
+    {"cuMemcpyAsync", &cu.MemcpyAsync, 0},
+    {"cuMemcpyHtoD_v2", &cu.MemcpyHtoD, 0},
+    {"cuMemsetD32Async", &cu.MemsetD32Async, 0},
+    {"cuMemsetD16Async", &cu.MemsetD16Async, 0},
+    {"cuMemHostRegister_v2", &cu.MemHostRegister, 0},
+    {"cuMemHostUnregister", &cu.MemHostUnregister, 0},
+    {"cuTensorMapEncodeTiled", &cu.TensorMapEncodeTiled, 1},
+};
+
+static void *cu_lib;
+static CUcontext cu_ctx;
+static int cu_smem_optin; /* bytes of shared memory a block may opt in to */
+static char cu_device_name[256];
+
+static const char *cu_error_name(int code) {
+  const char *s = NULL;
+  if (!cu.GetErrorName || cu.GetErrorName(code, &s) != CUDA_SUCCESS)
+    return NULL;
+  return s;
+}
+
+static const char *cu_error_string(int code) {
+  const char *s = NULL;
+  if (!cu.GetErrorString || cu.GetErrorString(code, &s) != CUDA_SUCCESS)
+    return NULL;
+  return s;
+}
+
+/* Looks up every entry point; on a missing required one, says which. */
+static int cu_resolve(char *why, size_t whylen) {
+  for (size_t i = 0; i < sizeof cu_symbols / sizeof cu_symbols[0]; i++) {
+    void *sym = dlsym(cu_lib, cu_symbols[i].name);
+    if (!sym && !cu_symbols[i].optional) {
+      snprintf(why, whylen, "the driver has no %s (too old?)", cu_symbols[i].name);
+      return -1;
+    }
+    /* memcpy: POSIX guarantees a data pointer can hold a function's address,
+     * and this avoids type-punning the function pointer's storage. */
+    memcpy(cu_symbols[i].slot, &sym, sizeof sym);
+  }
+  return 0;
+}
+
+static void cu_describe(const char *call, CUresult r, char *why, size_t whylen) {
+  const char *name = cu_error_name(r);
+  snprintf(why, whylen, "%s failed: %s", call, name ? name : "unknown error");
+}
+
+static int cu_probe(int ordinal, struct rt_device *dev, char *why, size_t whylen) {
+  static const char *const names[] = {"libcuda.so.1", "libcuda.so", NULL};
+  cu_lib = rt_dlopen_first("GPUCC_CUDA_LIBRARY", names, why, whylen);
+  if (!cu_lib)
+    return -1;
+  if (cu_resolve(why, whylen) != 0)
+    goto fail;
+
+  CUresult r = cu.Init(0);
+  if (r == CUDA_ERROR_NO_DEVICE) {
+    snprintf(why, whylen, "no device");
+    goto fail;
+  }
+  if (r != CUDA_SUCCESS) {
+    cu_describe("cuInit", r, why, whylen);
+    goto fail;
+  }
+  int count = 0;
+  if ((r = cu.DeviceGetCount(&count)) != CUDA_SUCCESS) {
+    cu_describe("cuDeviceGetCount", r, why, whylen);
+    goto fail;
+  }
+  if (count == 0) {
+    snprintf(why, whylen, "no device");
+    goto fail;
+  }
+  if (ordinal >= count) {
+    snprintf(why, whylen, "device %d requested but %d found", ordinal, count);
+    goto fail;
+  }
+  CUdevice d;
+  int major = 0, minor = 0;
+  if ((r = cu.DeviceGet(&d, ordinal)) != CUDA_SUCCESS) {
+    cu_describe("cuDeviceGet", r, why, whylen);
+    goto fail;
+  }
+  if ((r = cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                 d)) != CUDA_SUCCESS ||
+      (r = cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                 d)) != CUDA_SUCCESS) {
+    cu_describe("cuDeviceGetAttribute", r, why, whylen);
+    goto fail;
+  }
+  /* Only used to explain a too-large shared memory request: not fatal. */
+  if (cu.DeviceGetAttribute(&cu_smem_optin,
+                            CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                            d) != CUDA_SUCCESS)
+    cu_smem_optin = 0;
+  if (cu.DeviceGetName(cu_device_name, (int)sizeof cu_device_name, d) != CUDA_SUCCESS)
+    snprintf(cu_device_name, sizeof cu_device_name, "CUDA device %d", ordinal);
+  cu_device_name[sizeof cu_device_name - 1] = '\0';
+  if ((r = cu.DevicePrimaryCtxRetain(&cu_ctx, d)) != CUDA_SUCCESS) {
+    cu_describe("cuDevicePrimaryCtxRetain", r, why, whylen);
+    goto fail;
+  }
+
+  memset(dev, 0, sizeof *dev);
+  dev->vendor = FATBIN_VENDOR_NVIDIA;
+  dev->ordinal = ordinal;
+  snprintf(dev->name, sizeof dev->name, "%s", cu_device_name);
+  dev->sm = major * 10 + minor;
+  snprintf(dev->arch, sizeof dev->arch, "sm_%d", dev->sm);
+  snprintf(dev->target_id, sizeof dev->target_id, "%s", dev->arch);
+  dev->xnack = dev->sramecc = RT_FEATURE_ANY;
+  rt_log("cuda: device %d of %d: '%s', compute capability %d.%d (%s)", ordinal,
+         count, dev->name, major, minor, dev->arch);
+  return 0;
+
+fail:
+  /* Leave nothing half-loaded behind: HIP may be tried next. */
+  dlclose(cu_lib);
+  cu_lib = NULL;
+  memset(&cu, 0, sizeof cu);
+  return -1;
+}
+
+/* Makes the primary context current for one operation. */
+static int cu_enter(struct rt_err *e) {
+  CUresult r = cu.CtxPushCurrent(cu_ctx);
+  return r == CUDA_SUCCESS ? 0 : rt_fail(e, "cuCtxPushCurrent_v2", r);
+}
+
+static void cu_leave(void) {
+  CUcontext popped;
+  cu.CtxPopCurrent(&popped);
+}
+
+/* Ends an operation that made one driver call. */
+static int cu_done(struct rt_err *e, const char *call, CUresult r) {
+  cu_leave();
+  return r == CUDA_SUCCESS ? 0 : rt_fail(e, call, r);
+}
+
+static CUdeviceptr cu_ptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
+
+static int cu_module_load(const void *image, size_t size, int text, void **module,
+                          struct rt_err *e) {
+  (void)size; /* the driver reads the size from the image's own headers */
+  if (cu_enter(e))
+    return -1;
+  CUresult r;
+  if (!text) {
+    r = cu.ModuleLoadData(module, image);
+    return cu_done(e, "cuModuleLoadData", r);
+  }
+  /* PTX: ask for the JIT's error log, which says what the driver disliked
+   * (typically an unsupported .version or .target). */
+  char log[sizeof e->detail];
+  log[0] = '\0';
+  int opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {log, (void *)(uintptr_t)sizeof log};
+  r = cu.ModuleLoadDataEx(module, image, 2, opts, vals);
+  cu_leave();
+  if (r == CUDA_SUCCESS)
+    return 0;
+  rt_fail(e, "cuModuleLoadDataEx", r);
+  log[sizeof log - 1] = '\0';
+  snprintf(e->detail, sizeof e->detail, "%s", log);
+  return -1;
+}
+
+static int cu_module_load_jit(const char *text, int opt_level, void **module,
+                              struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  char log[sizeof e->detail];
+  log[0] = '\0';
+  int opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                CU_JIT_OPTIMIZATION_LEVEL};
+  void *vals[] = {log, (void *)(uintptr_t)sizeof log,
+                  (void *)(uintptr_t)(unsigned)opt_level};
+  CUresult r = cu.ModuleLoadDataEx(module, text, 3, opts, vals);
+  cu_leave();
+  if (r == CUDA_SUCCESS)
+    return 0;
+  rt_fail(e, "cuModuleLoadDataEx", r);
+  log[sizeof log - 1] = '\0';
+  snprintf(e->detail, sizeof e->detail, "%s", log);
+  return -1;
+}
+
+/* At exit the driver may already be torn down (its own destructors, or a
+ * program that reset the device): that is not worth a message. */
+static int cu_shutting_down(CUresult r) {
+  return r == CUDA_ERROR_DEINITIALIZED || r == CUDA_ERROR_NOT_INITIALIZED ||
+         r == CUDA_ERROR_CONTEXT_IS_DESTROYED;
+}
+
+static int cu_module_unload(void *module, struct rt_err *e) {
+  CUresult r = cu.CtxPushCurrent(cu_ctx);
+  if (r != CUDA_SUCCESS)
+    return cu_shutting_down(r) ? 0 : rt_fail(e, "cuCtxPushCurrent_v2", r);
+  r = cu.ModuleUnload(module);
+  cu_leave();
+  if (r == CUDA_SUCCESS || cu_shutting_down(r))
+    return 0;
+  return rt_fail(e, "cuModuleUnload", r);
+}
+
+static int cu_module_function(void *module, const char *name, void **function,
+                              struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuModuleGetFunction", cu.ModuleGetFunction(function, module, name));
+}
+
+/* Dynamic shared memory above the default 48 KiB must be opted in to per
+ * function; doing it for every request is what makes large requests work. */
+static int cu_prepare_smem(const struct rt_launch *l, struct rt_err *e) {
+  if (l->smem == 0)
+    return 0;
+  if (cu_smem_optin > 0 && l->smem > (unsigned)cu_smem_optin)
+    return rt_fail_msg(e,
+                       "the kernel asks for %u bytes of dynamic shared memory, "
+                       "more than the %d bytes a block can have on '%s'",
+                       l->smem, cu_smem_optin, cu_device_name);
+  CUresult r = cu.FuncSetAttribute(l->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   (int)l->smem);
+  return r == CUDA_SUCCESS ? 0 : rt_fail(e, "cuFuncSetAttribute", r);
+}
+
+static int cu_launch(const struct rt_launch *l, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  if (cu_prepare_smem(l, e)) {
+    cu_leave();
+    return -1;
+  }
+  CUresult r = cu.LaunchKernel(l->function, l->grid[0], l->grid[1], l->grid[2],
+                               l->block[0], l->block[1], l->block[2], l->smem,
+                               l->stream, l->params, l->extra);
+  return cu_done(e, "cuLaunchKernel", r);
+}
+
+static int cu_launch_cluster(const struct rt_launch *l, struct rt_err *e) {
+  if (!cu.LaunchKernelEx)
+    return rt_fail_msg(e, "launching with clusters needs cuLaunchKernelEx "
+                          "(CUDA 12 or newer), which this driver lacks");
+  struct cu_launch_attribute attrs[2];
+  memset(attrs, 0, sizeof attrs);
+  attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attrs[0].value.cluster_dim.x = l->cluster[0];
+  attrs[0].value.cluster_dim.y = l->cluster[1];
+  attrs[0].value.cluster_dim.z = l->cluster[2];
+  attrs[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
+  attrs[1].value.policy = CU_CLUSTER_SCHEDULING_POLICY_SPREAD;
+  struct cu_launch_config cfg = {
+      l->grid[0],  l->grid[1],  l->grid[2], l->block[0], l->block[1],
+      l->block[2], l->smem,     l->stream,  attrs,       2};
+  if (cu_enter(e))
+    return -1;
+  if (cu_prepare_smem(l, e)) {
+    cu_leave();
+    return -1;
+  }
+  return cu_done(e, "cuLaunchKernelEx", cu.LaunchKernelEx(&cfg, l->function, l->params, l->extra));
+}
+
+static int cu_stream_create(void **stream, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  /* Non-blocking: the program's streams never wait for the legacy default
+   * stream, which other libraries in the process may use. */
+  return cu_done(e, "cuStreamCreate", cu.StreamCreate(stream, CU_STREAM_NON_BLOCKING));
+}
+
+static int cu_stream_destroy(void *stream, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuStreamDestroy_v2", cu.StreamDestroy(stream));
+}
+
+static int cu_stream_synchronize(void *stream, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuStreamSynchronize", cu.StreamSynchronize(stream));
+}
+
+static int cu_stream_wait_event(void *stream, void *event, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuStreamWaitEvent", cu.StreamWaitEvent(stream, event, 0));
+}
+
+static int cu_event_create(void **event, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuEventCreate", cu.EventCreate(event, CU_EVENT_DISABLE_TIMING));
+}
+
+static int cu_event_destroy(void *event, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuEventDestroy_v2", cu.EventDestroy(event));
+}
+
+static int cu_event_synchronize(void *event, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuEventSynchronize", cu.EventSynchronize(event));
+}
+
+static int cu_event_record(void *event, void *stream, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuEventRecord", cu.EventRecord(event, stream));
+}
+
+static int cu_mem_alloc(size_t bytes, int host_shared, void **ptr, struct rt_err *e) {
+  CUdeviceptr p = 0;
+  if (cu_enter(e))
+    return -1;
+  int rc = host_shared
+               ? cu_done(e, "cuMemAllocManaged",
+                         cu.MemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL))
+               : cu_done(e, "cuMemAlloc_v2", cu.MemAlloc(&p, bytes));
+  *ptr = (void *)(uintptr_t)p;
+  return rc;
+}
+
+static int cu_mem_free(void *ptr, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuMemFree_v2", cu.MemFree(cu_ptr(ptr)));
+}
+
+static int cu_mem_copy(void *dst, const void *src, size_t bytes, void *stream,
+                       struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  /* Unified addressing lets the driver infer the direction. */
+  return cu_done(e, "cuMemcpyAsync", cu.MemcpyAsync(cu_ptr(dst), cu_ptr(src), bytes, stream));
+}
+
+static int cu_mem_set32(void *dst, uint32_t value, size_t count, void *stream,
+                        struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuMemsetD32Async", cu.MemsetD32Async(cu_ptr(dst), value, count, stream));
+}
+
+static int cu_mem_set16(void *dst, uint16_t value, size_t count, void *stream,
+                        struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuMemsetD16Async", cu.MemsetD16Async(cu_ptr(dst), value, count, stream));
+}
+
+static int cu_host_register(void *ptr, size_t bytes, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuMemHostRegister_v2", cu.MemHostRegister(ptr, bytes, 0));
+}
+
+static int cu_host_unregister(void *ptr, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuMemHostUnregister", cu.MemHostUnregister(ptr));
+}
+
+static int cu_tensor_map_encode(const struct rt_tensor_map *t, void *map,
+                                struct rt_err *e) {
+  if (!cu.TensorMapEncodeTiled)
+    return rt_fail_msg(e, "TMA descriptors need cuTensorMapEncodeTiled (CUDA 12 "
+                          "or newer), which this driver lacks");
+  CUresult r = cu.TensorMapEncodeTiled(map, t->data_type, t->rank, t->address,
+                                       t->dims, t->strides, t->box,
+                                       t->element_strides, t->interleave,
+                                       t->swizzle, t->l2_promotion, t->oob_fill);
+  return r == CUDA_SUCCESS ? 0 : rt_fail(e, "cuTensorMapEncodeTiled", r);
+}
+
+static int cu_copy_to_device(void *dst, const void *src, size_t size, struct rt_err *e) {
+  if (cu_enter(e))
+    return -1;
+  return cu_done(e, "cuMemcpyHtoD_v2", cu.MemcpyHtoD(cu_ptr(dst), src, size));
+}
+
+const struct rt_backend rt_backend_cuda = {
+    .name = "cuda",
+    .label = "CUDA",
+    .vendor = FATBIN_VENDOR_NVIDIA,
+    .probe = cu_probe,
+    .error_name = cu_error_name,
+    .error_string = cu_error_string,
+    .module_load = cu_module_load,
+    .module_load_jit = cu_module_load_jit,
+    .module_unload = cu_module_unload,
+    .module_function = cu_module_function,
+    .launch = cu_launch,
+    .launch_cluster = cu_launch_cluster,
+    .stream_create = cu_stream_create,
+    .stream_destroy = cu_stream_destroy,
+    .stream_synchronize = cu_stream_synchronize,
+    .stream_wait_event = cu_stream_wait_event,
+    .event_create = cu_event_create,
+    .event_destroy = cu_event_destroy,
+    .event_synchronize = cu_event_synchronize,
+    .event_record = cu_event_record,
+    .mem_alloc = cu_mem_alloc,
+    .mem_free = cu_mem_free,
+    .mem_copy = cu_mem_copy,
+    .mem_set32 = cu_mem_set32,
+    .mem_set16 = cu_mem_set16,
+    .host_register = cu_host_register,
+    .host_unregister = cu_host_unregister,
+    .tensor_map_encode = cu_tensor_map_encode,
+    .copy_to_device = cu_copy_to_device,
+};

@@ -1,0 +1,5 @@
+module {
+  func.func @main() -> i32 {
+    return
+  }
+}

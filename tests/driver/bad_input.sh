@@ -1,0 +1,49 @@
+#!/bin/sh
+# Bad input gets a clear, located error, a documented exit status, no output
+# file and no temp file left behind. Usage: bad_input.sh GPUCC BADDIR
+set -eu
+gpucc=$1 bad=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+
+# expect NAME STATUS REGEX -- ARGS...: runs gpucc ARGS in an empty directory
+# with a private TMPDIR and checks all four promises.
+expect() {
+  name=$1 want_rc=$2 regex=$3
+  shift 4
+  dir="$work/$name"
+  mkdir -p "$dir/tmp"
+  set +e
+  (cd "$dir" && TMPDIR="$dir/tmp" "$gpucc" "$@" -o out >stdout 2>stderr)
+  rc=$?
+  set -e
+  problem=""
+  [ "$rc" -eq "$want_rc" ] || problem="exit status $rc, want $want_rc"
+  grep -Eq "$regex" "$dir/stderr" || problem="$problem; message does not match /$regex/"
+  [ ! -e "$dir/out" ] || problem="$problem; output file written"
+  leftover=$(ls -A "$dir/tmp"; ls -A "$dir" | grep -v '^\(tmp\|stdout\|stderr\)$' || true)
+  [ -z "$leftover" ] || problem="$problem; left behind: $leftover"
+  if [ -n "$problem" ]; then
+    echo "FAIL $name: $problem" >&2
+    sed 's/^/  | /' "$dir/stderr" >&2
+    fails=$((fails + 1))
+  else
+    echo "ok   $name: $(head -n 1 "$dir/stderr")"
+  fi
+}
+
+printf '\177ELF\002\001\001\000garbage\000\377\376\375{{{}}}' >"$work/garbage.mlir"
+
+expect syntax       1 "syntax\.mlir:2:[0-9]+: error: "            -- "$bad/syntax.mlir"
+expect unknown_op   1 "unknown_op\.mlir:3:5: error: .*gpu\.frobnicate" -- "$bad/unknown_op.mlir"
+expect verifier     1 "verifier\.mlir:3:5: error: .*return"       -- "$bad/verifier.mlir"
+expect empty        1 "empty\.mlir:1:1: error: empty input"        -- "$bad/empty.mlir"
+expect garbage      1 "garbage\.mlir:[0-9]+:[0-9]+: error: "       -- "$work/garbage.mlir"
+expect missing      1 "^gpucc: error: cannot open 'nope\.mlir': No such file" -- nope.mlir
+expect bad_target   2 "^gpucc: error: unknown target 'sm_13'"      -- --offload-arch=sm_80,sm_13 "$bad/syntax.mlir"
+expect bad_option   2 "^gpucc: error: unknown option '--frobnicate'" -- --frobnicate "$bad/syntax.mlir"
+expect no_input     2 "^gpucc: error: no input files"              --
+expect bad_opt      2 "^gpucc: error: invalid optimization level"  -- -O7 "$bad/syntax.mlir"
+
+[ "$fails" -eq 0 ] || { echo "$fails case(s) failed" >&2; exit 1; }

@@ -1,0 +1,73 @@
+#!/bin/sh
+# End-to-end check of one test program (glue around real tools):
+#   compile_check.sh GPUCC FATBIN_TOOL READELF PROGRAM.mlir EXPECTED.list [EXTRA_INPUT...]
+# 1. gpucc compiles PROGRAM for sm_80,sm_90,gfx90a,gfx942 into an executable;
+# 2. the executable's fat binaries list exactly EXPECTED.list (module vendor
+#    target format; cubin lines are dropped when no ptxas is installed);
+# 3. every cubin's ELF header names its sm and every hsaco its gfx;
+# 4. the executable starts with LD_BIND_NOW=1 (nothing undefined) and either
+#    succeeds or stops with gpucc's one-line runtime error.
+set -eu
+gpucc=$1 fatbin=$2 readelf=$3 prog=$4 expected=$5
+shift 5
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/tmp"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+TMPDIR="$work/tmp" "$gpucc" --save-temps --offload-arch=sm_80,sm_90,gfx90a,gfx942 \
+  "$prog" "$@" -o "$work/app" 2>"$work/gpucc.err" || { cat "$work/gpucc.err" >&2; fail "gpucc failed"; }
+[ -x "$work/app" ] || fail "no executable"
+
+# 2. the listing
+have_ptxas=no
+grep -q "no ptxas found" "$work/gpucc.err" || have_ptxas=yes
+if [ "$have_ptxas" = yes ]; then
+  grep -v '^#' "$expected" | sed '/^$/d' | sort >"$work/want"
+else
+  grep -v '^#' "$expected" | sed '/^$/d' | grep -v ' cubin$' | sort >"$work/want"
+fi
+if [ -s "$work/want" ]; then
+  "$fatbin" list "$work/app" >"$work/list" || fail "gpucc-fatbin list failed"
+  tail -n +2 "$work/list" | awk '{print $1, $2, $3, $4}' | sort >"$work/got"
+else
+  # No gpu.module: the executable must carry no fat binary at all.
+  if "$fatbin" list "$work/app" >"$work/list" 2>/dev/null; then
+    fail "expected no fat binary, got: $(cat "$work/list")"
+  fi
+  : >"$work/got"
+fi
+diff -u "$work/want" "$work/got" || fail "listing differs from $expected"
+
+# 3. ELF headers of the kept device objects
+for f in "$work"/tmp/gpucc-*/*.cubin; do
+  [ -e "$f" ] || continue
+  sm=$(basename "$f" .cubin | sed 's/.*-\(sm_[0-9a-z]*\)$/\1/')
+  "$readelf" -h "$f" >"$work/h"
+  grep -q "Machine:.*NVIDIA CUDA" "$work/h" || fail "$f: not an NVIDIA ELF"
+  grep -q "Flags:.*[, ]$sm\$" "$work/h" || fail "$f: e_flags do not name $sm: $(grep Flags "$work/h")"
+done
+for f in "$work"/tmp/gpucc-*/*.hsaco; do
+  [ -e "$f" ] || continue
+  gfx=$(basename "$f" .hsaco | sed 's/.*-\(gfx[0-9a-f]*\)[^-]*$/\1/')
+  "$readelf" -h "$f" >"$work/h"
+  grep -q "Machine:.*EM_AMDGPU" "$work/h" || fail "$f: not an AMDGPU ELF"
+  grep -q "Flags:.*, $gfx\(,\|\$\)" "$work/h" || fail "$f: e_flags do not name $gfx: $(grep Flags "$work/h")"
+done
+
+# 4. it starts, with every symbol bound at load time
+set +e
+LD_BIND_NOW=1 "$work/app" >"$work/out" 2>"$work/err"
+rc=$?
+set -e
+if grep -q "symbol lookup error\|undefined symbol\|error while loading shared libraries" "$work/err"; then
+  cat "$work/err" >&2
+  fail "unresolved symbols at load time"
+fi
+case $rc in
+  0) ;;
+  1) grep -q "^gpucc: runtime error: " "$work/err" || { cat "$work/err" >&2; fail "exit 1 without a gpucc runtime error"; } ;;
+  *) cat "$work/err" >&2; fail "exit status $rc" ;;
+esac
+echo "ok: $(basename "$prog")"
