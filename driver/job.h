@@ -20,8 +20,10 @@ struct unit {
   MlirModule module;
   size_t nmodules;
   char **module_names;
-  const char **device_paths; /* [module * ntargets + target]: PTX or hsaco */
-  const char **cubin_paths;  /* same shape; NULL where no cubin is made */
+  const char **device_paths; /* [module * ntargets + target]: PTX, hsaco, or
+                                host object */
+  const char **linked_paths; /* same shape: the cubin (ptxas) or the host
+                                shared object (cc -shared); NULL if none */
   const char **blob_paths;   /* [module]: the fat-binary blob */
   const char *obj_path;      /* host object, with the blobs embedded */
   const char *obj_final;     /* with -c: where obj_path is renamed to */
@@ -30,7 +32,7 @@ struct unit {
 
 enum job_kind {
   JOB_DEVICE, /* in-process: all gpu.modules of a unit for one target */
-  JOB_TOOL,   /* spawned: ptxas, cc */
+  JOB_TOOL,   /* spawned: ptxas, cc -shared, cc -c */
   JOB_BUNDLE, /* in-process: one gpu.module's objects into one blob */
   JOB_HOST,   /* in-process: embed blobs, lower host code, emit object */
 };

@@ -70,9 +70,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
   u->module_names = calloc(u->nmodules + 1, sizeof *u->module_names);
   size_t cells = u->nmodules * o->ntargets + 1;
   u->device_paths = calloc(cells, sizeof *u->device_paths);
-  u->cubin_paths = calloc(cells, sizeof *u->cubin_paths);
+  u->linked_paths = calloc(cells, sizeof *u->linked_paths);
   u->blob_paths = calloc(u->nmodules + 1, sizeof *u->blob_paths);
-  if (!u->module_names || !u->device_paths || !u->cubin_paths || !u->blob_paths)
+  if (!u->module_names || !u->device_paths || !u->linked_paths || !u->blob_paths)
     BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++)
     u->module_names[m] = frontend_symbol_name(mods[m]);
@@ -84,10 +84,13 @@ static int plan_unit(struct plan *p, struct unit *u) {
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
       char *name = xasprintf("%s-%s-%s", stem, u->module_names[m], tg->id);
-      int nv = tg->info->vendor == TARGET_NVIDIA;
-      u->device_paths[m * o->ntargets + t] = tmp_path(name, nv ? ".ptx" : ".hsaco");
-      if (nv && p->tc.ptxas[0])
-        u->cubin_paths[m * o->ntargets + t] = tmp_path(name, ".cubin");
+      enum target_vendor v = tg->info->vendor;
+      u->device_paths[m * o->ntargets + t] =
+          tmp_path(name, v == TARGET_NVIDIA ? ".ptx" : v == TARGET_AMD ? ".hsaco" : ".o");
+      if (v == TARGET_NVIDIA && p->tc.ptxas[0])
+        u->linked_paths[m * o->ntargets + t] = tmp_path(name, ".cubin");
+      if (v == TARGET_HOST)
+        u->linked_paths[m * o->ntargets + t] = tmp_path(name, ".so");
       free(name);
     }
   for (size_t t = 0; t < o->ntargets; t++) {
@@ -96,12 +99,22 @@ static int plan_unit(struct plan *p, struct unit *u) {
   }
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
-      const char *cubin = u->cubin_paths[m * o->ntargets + t];
-      if (!cubin)
+      const char *linked = u->linked_paths[m * o->ntargets + t];
+      const char *dev = u->device_paths[m * o->ntargets + t];
+      if (!linked)
         continue;
+      if (o->targets[t].info->vendor == TARGET_HOST) {
+        struct job *j = add_job(p, JOB_TOOL, u, xasprintf("cc -shared: @%s for host", u->module_names[m]));
+        char **argv = calloc(8, sizeof *argv);
+        if (!argv)
+          BUG("out of memory");
+        char *args[] = {"cc", "-shared", "-o", (char *)linked, (char *)dev, "-lm", NULL};
+        memcpy(argv, args, sizeof args);
+        j->argv = argv;
+        continue;
+      }
       struct job *j = add_job(p, JOB_TOOL, u, xasprintf("ptxas: @%s for %s", u->module_names[m], o->targets[t].id));
-      j->argv = lowering_ptxas_argv(&p->tc, &o->targets[t], o->opt_level,
-                                    u->device_paths[m * o->ntargets + t], cubin);
+      j->argv = lowering_ptxas_argv(&p->tc, &o->targets[t], o->opt_level, dev, linked);
     }
   for (size_t m = 0; m < u->nmodules; m++) {
     char *name = xasprintf("%s-%s", stem, u->module_names[m]);

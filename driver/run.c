@@ -67,7 +67,16 @@ static int run_bundle(struct plan *p, struct job *j) {
   for (size_t t = 0; t < o->ntargets; t++) {
     const struct target *tg = &o->targets[t];
     size_t cell = j->module * o->ntargets + t;
-    const char *cubin = u->cubin_paths[cell];
+    const char *linked = u->linked_paths[cell];
+    if (tg->info->vendor == TARGET_HOST) {
+      if (tmp_read_file(linked, &bufs[n], &e[n].size) != 0)
+        goto out;
+      e[n] = (struct fatbin_entry){u->module_names[j->module], FATBIN_VENDOR_HOST, tg->id,
+                                   FATBIN_FORMAT_SO, bufs[n], e[n].size};
+      n++;
+      continue;
+    }
+    const char *cubin = linked;
     if (cubin) {
       if (tmp_read_file(cubin, &bufs[n], &e[n].size) != 0)
         goto out;

@@ -29,8 +29,8 @@ struct fatbin_scan {
   int result;
 };
 
-/* Says where a blob starts, for messages: nothing for a bare blob at the
- * start of its file, which is where everybody looks first. */
+/* Says where a blob starts, for messages. A bare blob at offset 0 (the
+ * usual bare file) gets nothing, so its messages read like fatbin_open's. */
 static void fatbin_where(char *buf, size_t len, int in_section, size_t pos) {
   if (in_section)
     snprintf(buf, len, " at offset %zu of section %s", pos, FATBIN_SECTION);

@@ -10,6 +10,11 @@
 #include "diag.h"
 #include "frontend.h"
 #include "tmp.h"
+#include "host_kernels.h"
+#include "llvm_emit.h"
+
+#include <llvm-c/Analysis.h>
+#include <mlir-c/Target/LLVMIR.h>
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Dialect/GPU.h>
@@ -37,14 +42,20 @@ static int build_pipeline(char *buf, size_t size, const struct target *t,
                     "gpu-module-to-binary{format=bin toolkit=%s})",
                     t->info->chip, t->info->chip, tc->rocm_shim) >= (int)size;
   case TARGET_HOST:
-    break;
+    /* Lowered as for NVIDIA; host_kernels.c rewrites what is NVIDIA-specific. */
+    return snprintf(buf, size,
+                    "builtin.module(gpu.module(" DEVICE_PREP
+                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts))")
+           >= (int)size;
   }
   return 1;
 }
 
 static MlirAttribute target_attr(MlirContext ctx, const struct target *t, int opt) {
   char text[512];
-  if (t->info->vendor == TARGET_NVIDIA)
+  if (t->info->vendor == TARGET_HOST)
+    snprintf(text, sizeof text, "#nvvm.target<O = %d, chip = \"sm_80\">", opt);
+  else if (t->info->vendor == TARGET_NVIDIA)
     snprintf(text, sizeof text, "#nvvm.target<O = %d, chip = \"%s\", features = \"%s\">", opt,
              t->info->chip, t->features);
   else
@@ -66,6 +77,52 @@ static int check_libdevice(const char *ptx, size_t size, const struct target *t,
   return diag_error("%s: device code calls '%.*s' but CUDA's libdevice was not found%s; "
                     "install the CUDA toolkit or pass --cuda-path",
                     t->id, (int)(end - p), p, tc->cuda_path[0] ? "" : " (no CUDA toolkit)");
+}
+
+/* Host target: each lowered gpu.module becomes an LLVM module, rewritten
+ * for the CPU (host_kernels.c) and emitted as a PIC object. */
+static int host_objects(MlirModule dev, int opt, const char *const *out_paths, size_t n) {
+  MlirContext ctx = mlirModuleGetContext(dev);
+  MlirBlock body = mlirModuleGetBody(dev);
+  size_t i = 0;
+  for (MlirOperation gm = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(gm) && i < n;
+       gm = mlirOperationGetNextInBlock(gm), i++) {
+    char *name = frontend_symbol_name(gm);
+    /* Move the gpu.module's contents into a builtin.module to translate it. */
+    MlirModule tmpmod = mlirModuleCreateEmpty(mlirOperationGetLocation(gm));
+    MlirBlock src = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+    MlirOperation op;
+    while (!mlirOperationIsNull(op = mlirBlockGetFirstOperation(src))) {
+      mlirOperationRemoveFromParent(op);
+      mlirBlockAppendOwnedOperation(mlirModuleGetBody(tmpmod), op);
+    }
+    LLVMContextRef llctx = LLVMContextCreate();
+    LLVMModuleRef mod = mlirTranslateModuleToLLVMIR(mlirModuleGetOperation(tmpmod), llctx);
+    mlirModuleDestroy(tmpmod);
+    int rc = -1;
+    LLVMTargetMachineRef tm = mod ? lowering_host_machine(opt) : NULL;
+    if (tm) {
+      lowering_set_host_layout(mod, tm);
+      LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+      rc = host_kernels_rewrite(mod, td, name);
+      LLVMDisposeTargetData(td);
+      LLVMDisposeTargetMachine(tm);
+      char *msg = NULL;
+      if (rc == 0 && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
+        rc = diag_error("internal: invalid host kernel IR for gpu.module @%s: %s", name, msg);
+      LLVMDisposeMessage(msg);
+      if (rc == 0)
+        rc = lowering_emit_object(mod, opt, out_paths[i]);
+    }
+    if (mod)
+      LLVMDisposeModule(mod);
+    LLVMContextDispose(llctx);
+    free(name);
+    (void)ctx;
+    if (rc != 0)
+      return -1;
+  }
+  return i == n ? 0 : diag_error("internal: %zu of %zu gpu.modules lowered for the host", i, n);
 }
 
 int lowering_device(MlirModule module, const struct target *t, const struct toolchain *tc,
@@ -100,6 +157,10 @@ int lowering_device(MlirModule module, const struct target *t, const struct tool
   }
   if (frontend_run_pipeline(dev, pipeline) != 0)
     goto out;
+  if (t->info->vendor == TARGET_HOST) {
+    rc = host_objects(dev, opt, out_paths, n);
+    goto out;
+  }
 
   /* gpu-module-to-binary keeps the order: the i-th op is the i-th binary. */
   size_t i = 0;

@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "frontend.h"
+#include "llvm_emit.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -164,50 +165,6 @@ static void scan_imports(LLVMModuleRef mod, struct host_info *info) {
   }
 }
 
-static int emit_object(LLVMModuleRef mod, int opt, const char *obj_path) {
-  LLVMInitializeNativeTarget();
-  LLVMInitializeNativeAsmPrinter();
-  char *triple = LLVMGetDefaultTargetTriple();
-  LLVMTargetRef target;
-  char *err = NULL;
-  if (LLVMGetTargetFromTriple(triple, &target, &err)) {
-    diag_error("no LLVM target for host triple '%s': %s", triple, err);
-    LLVMDisposeMessage(err);
-    LLVMDisposeMessage(triple);
-    return -1;
-  }
-  static const LLVMCodeGenOptLevel levels[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
-                                               LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
-  /* "generic" CPU: the executable must run on any x86-64, not only here. */
-  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, "generic", "", levels[opt],
-                                                    LLVMRelocPIC, LLVMCodeModelDefault);
-  LLVMSetTarget(mod, triple);
-  LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
-  LLVMSetModuleDataLayout(mod, dl);
-  LLVMDisposeTargetData(dl);
-  LLVMDisposeMessage(triple);
-
-  int rc = 0;
-  if (opt > 0) {
-    char passes[32];
-    snprintf(passes, sizeof passes, "default<O%d>", opt);
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(mod, passes, tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (e) {
-      char *m = LLVMGetErrorMessage(e);
-      rc = diag_error("LLVM optimization failed: %s", m);
-      LLVMDisposeErrorMessage(m);
-    }
-  }
-  if (rc == 0 && LLVMTargetMachineEmitToFile(tm, mod, obj_path, LLVMObjectFile, &err)) {
-    rc = diag_error("cannot emit host object '%s': %s", obj_path, err);
-    LLVMDisposeMessage(err);
-  }
-  LLVMDisposeTargetMachine(tm);
-  return rc;
-}
-
 int lowering_host(MlirModule module, int opt, const char *obj_path, const char *ll_path,
                   struct host_info *info) {
   memset(info, 0, sizeof *info);
@@ -230,7 +187,7 @@ int lowering_host(MlirModule module, int opt, const char *obj_path, const char *
     goto out;
   }
   LLVMDisposeMessage(msg);
-  if (emit_object(mod, opt, obj_path) != 0)
+  if (lowering_emit_object(mod, opt, obj_path) != 0)
     goto out;
   if (ll_path) {
     char *err = NULL;

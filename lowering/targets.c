@@ -27,6 +27,7 @@ static const struct target_info table[] = {
     {"gfx1030", TARGET_AMD, 0, 0},     {"gfx1100", TARGET_AMD, 0, 0},
     {"gfx1101", TARGET_AMD, 0, 0},     {"gfx1102", TARGET_AMD, 0, 0},
     {"gfx1200", TARGET_AMD, 0, 0},     {"gfx1201", TARGET_AMD, 0, 0},
+    {"host", TARGET_HOST, 0, 0},
 };
 
 #undef X

@@ -86,9 +86,14 @@ int rt_parse_amd_target(const char *t, struct rt_amd_target *out) {
     return -1;
   memset(out, 0, sizeof *out);
   out->xnack = out->sramecc = RT_FEATURE_ANY;
+  /* "gfx" then a digit, then digits, letters or dashes ("gfx90a",
+   * "gfx10-3-generic"). */
   size_t plen = strcspn(t, ":");
-  if (plen <= 3 || plen >= sizeof out->processor)
+  if (plen <= 3 || plen >= sizeof out->processor || t[3] < '0' || t[3] > '9')
     return -1;
+  for (size_t i = 4; i < plen; i++)
+    if (!((t[i] >= '0' && t[i] <= '9') || (t[i] >= 'a' && t[i] <= 'z') || t[i] == '-'))
+      return -1;
   memcpy(out->processor, t, plen);
   out->processor[plen] = '\0';
   const char *p = t + plen;

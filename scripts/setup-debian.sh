@@ -21,6 +21,9 @@ if [ -z "$missing" ]; then
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    exec sudo "$0" "$@"
+  fi
   echo "setup: need root to install:$missing" >&2
   exit 1
 fi

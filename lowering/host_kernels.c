@@ -1,0 +1,563 @@
+/* host_kernels.c: GPU kernels as CPU code, for the `host` target.
+ *
+ * The gpu.module is first lowered exactly as for NVIDIA (convert-gpu-to-nvvm
+ * knows every gpu op: ids, barriers, shuffles, reductions, printf, workgroup
+ * memory), then translated to LLVM IR. What is NVIDIA-specific in that IR is
+ * a small closed set, rewritten here for the CPU (see runtime/host_abi.h for
+ * the contract with the runtime):
+ *
+ *   llvm.nvvm.read.ptx.sreg.{tid,ctaid,ntid,nctaid}.{x,y,z}
+ *                      -> loads from the ctx argument added to every kernel
+ *   llvm.nvvm.read.ptx.sreg.laneid / warpsize -> computed from ctx / 32
+ *   llvm.nvvm.barrier*  -> gpuccHostBarrier(ctx)
+ *   llvm.nvvm.shfl.sync.* -> gpuccHostShuffle(ctx, ...)
+ *   vprintf             -> gpuccHostPrintf (same contract)
+ *   __nv_<fn> (libdevice) -> <fn> from libm
+ *   addrspace(3) globals (workgroup memory) -> slices of ctx->shared
+ *
+ * Each kernel K then gets two entry points: K__gpucc_thread runs one thread;
+ * K__gpucc_block, emitted only for kernels whose threads never wait for one
+ * another, runs a whole block as plain nested loops that LLVM can vectorize.
+ * Address space 3 stays in the IR: x86 treats it as ordinary memory. */
+#include "host_kernels.h"
+
+#include "diag.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PTX_KERNEL_CC 71 /* llvm::CallingConv::PTX_Kernel */
+#define HOST_ABI_VERSION 1
+#define SUBGROUP_SIZE 32
+
+/* Field indices of struct gpucc_host_ctx. */
+enum { CTX_TID, CTX_CTAID, CTX_NTID, CTX_NCTAID, CTX_SHARED, CTX_SCHED };
+
+struct rewriter {
+  LLVMModuleRef mod;
+  LLVMContextRef c;
+  LLVMTargetDataRef td;
+  LLVMTypeRef i32, i64, ptr, ctx_ty;
+  const char *module_name;
+  /* workgroup-memory globals and their offsets in ctx->shared */
+  LLVMValueRef *shared;
+  uint64_t *offsets;
+  size_t nshared;
+  uint64_t shared_bytes;
+  int failed;
+};
+
+static int starts_with(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static const char *name_of(LLVMValueRef v) {
+  size_t len;
+  return LLVMGetValueName2(v, &len);
+}
+
+/* --- workgroup memory ---------------------------------------------------- */
+
+static void layout_shared(struct rewriter *rw) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(rw->mod); g; g = LLVMGetNextGlobal(g)) {
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3)
+      continue;
+    LLVMTypeRef ty = LLVMGlobalGetValueType(g);
+    uint64_t size = LLVMABISizeOfType(rw->td, ty);
+    uint64_t align = LLVMGetAlignment(g);
+    if (align < 16)
+      align = 16;
+    uint64_t off = (rw->shared_bytes + align - 1) / align * align;
+    rw->shared = realloc(rw->shared, (rw->nshared + 1) * sizeof *rw->shared);
+    rw->offsets = realloc(rw->offsets, (rw->nshared + 1) * sizeof *rw->offsets);
+    if (!rw->shared || !rw->offsets)
+      BUG("out of memory");
+    rw->shared[rw->nshared] = g;
+    rw->offsets[rw->nshared++] = off;
+    rw->shared_bytes = off + size;
+  }
+  /* Dynamic shared memory (a zero-sized extern array) starts here. */
+  rw->shared_bytes = (rw->shared_bytes + 15) / 16 * 16;
+}
+
+/* Pointer to a workgroup global inside the block's buffer, built at the
+ * start of function f (whose first parameter is the ctx). */
+static LLVMValueRef shared_pointer(struct rewriter *rw, LLVMValueRef f, size_t i) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  LLVMPositionBuilder(b, entry, first);
+  LLVMValueRef ctx = LLVMGetParam(f, 0);
+  LLVMValueRef field = LLVMBuildStructGEP2(b, rw->ctx_ty, ctx, CTX_SHARED, "");
+  LLVMValueRef base = LLVMBuildLoad2(b, rw->ptr, field, "wg.base");
+  LLVMValueRef off = LLVMConstInt(rw->i64, rw->offsets[i], 0);
+  LLVMValueRef p = LLVMBuildGEP2(b, LLVMInt8TypeInContext(rw->c), base, &off, 1, "wg");
+  LLVMValueRef cast = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(rw->shared[i]), "");
+  LLVMDisposeBuilder(b);
+  return cast;
+}
+
+static LLVMValueRef function_of(LLVMValueRef inst) {
+  return LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
+}
+
+/* Rebuilds constant expression ce (which refers to a workgroup global) as an
+ * instruction before `before`, with the global replaced by repl. */
+static LLVMValueRef materialize(struct rewriter *rw, LLVMValueRef ce, LLVMValueRef global,
+                                LLVMValueRef repl, LLVMValueRef before) {
+  if (ce == global)
+    return repl;
+  if (!LLVMIsAConstantExpr(ce))
+    return ce;
+  int n = LLVMGetNumOperands(ce);
+  LLVMValueRef ops[8];
+  if (n > 8) {
+    rw->failed = 1;
+    return ce;
+  }
+  int changed = 0;
+  for (int i = 0; i < n; i++) {
+    ops[i] = materialize(rw, LLVMGetOperand(ce, i), global, repl, before);
+    changed |= ops[i] != LLVMGetOperand(ce, i);
+  }
+  if (!changed)
+    return ce;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
+  LLVMPositionBuilderBefore(b, before);
+  LLVMValueRef r = NULL;
+  switch (LLVMGetConstOpcode(ce)) {
+  case LLVMGetElementPtr:
+    r = LLVMBuildGEP2(b, LLVMGetGEPSourceElementType(ce), ops[0], ops + 1, (unsigned)n - 1, "");
+    LLVMSetIsInBounds(r, LLVMIsInBounds(ce));
+    break;
+  case LLVMAddrSpaceCast:
+    r = LLVMBuildAddrSpaceCast(b, ops[0], LLVMTypeOf(ce), "");
+    break;
+  case LLVMPtrToInt:
+    r = LLVMBuildPtrToInt(b, ops[0], LLVMTypeOf(ce), "");
+    break;
+  default:
+    rw->failed = 1;
+    r = ce;
+  }
+  LLVMDisposeBuilder(b);
+  return r;
+}
+
+/* Replaces the operands of instruction inst that are (or contain) global. */
+static void replace_in_instruction(struct rewriter *rw, LLVMValueRef inst, size_t gi,
+                                   LLVMValueRef *cache_fn, LLVMValueRef *cache_val) {
+  LLVMValueRef f = function_of(inst);
+  if (*cache_fn != f) {
+    *cache_fn = f;
+    *cache_val = shared_pointer(rw, f, gi);
+  }
+  for (int k = 0, n = LLVMGetNumOperands(inst); k < n; k++) {
+    LLVMValueRef op = LLVMGetOperand(inst, k);
+    LLVMValueRef nv = materialize(rw, op, rw->shared[gi], *cache_val, inst);
+    if (nv != op)
+      LLVMSetOperand(inst, (unsigned)k, nv);
+  }
+}
+
+/* Collects the instructions that use v directly or through constants. */
+static void collect_users(LLVMValueRef v, LLVMValueRef **out, size_t *n, size_t *cap) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user)) {
+      if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *out = realloc(*out, *cap * sizeof **out);
+        if (!*out)
+          BUG("out of memory");
+      }
+      (*out)[(*n)++] = user;
+    } else if (LLVMIsAConstantExpr(user)) {
+      collect_users(user, out, n, cap);
+    }
+  }
+}
+
+static void rewrite_shared(struct rewriter *rw) {
+  for (size_t gi = 0; gi < rw->nshared; gi++) {
+    LLVMValueRef *users = NULL;
+    size_t n = 0, cap = 0;
+    collect_users(rw->shared[gi], &users, &n, &cap);
+    LLVMValueRef cache_fn = NULL, cache_val = NULL;
+    for (size_t i = 0; i < n; i++) {
+      LLVMValueRef f = function_of(users[i]);
+      if (LLVMCountParams(f) == 0 || LLVMTypeOf(LLVMGetParam(f, 0)) != rw->ptr ||
+          !starts_with(name_of(f), "__gpucc_kernel.")) {
+        diag_error("host target: workgroup memory is only supported in kernels (used in '%s' of "
+                   "gpu.module @%s)", name_of(f), rw->module_name);
+        rw->failed = 1;
+        break;
+      }
+      replace_in_instruction(rw, users[i], gi, &cache_fn, &cache_val);
+    }
+    free(users);
+  }
+  for (size_t gi = 0; gi < rw->nshared && !rw->failed; gi++) {
+    /* Constant expressions left without users keep the global alive. */
+    if (!LLVMGetFirstUse(rw->shared[gi]))
+      LLVMDeleteGlobal(rw->shared[gi]);
+  }
+}
+
+/* --- intrinsics ---------------------------------------------------------- */
+
+static LLVMValueRef ctx_field(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef ctx, int field,
+                              int dim) {
+  LLVMValueRef idx[3] = {LLVMConstInt(rw->i32, 0, 0), LLVMConstInt(rw->i32, (unsigned)field, 0),
+                         LLVMConstInt(rw->i32, (unsigned)dim, 0)};
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rw->ctx_ty, ctx, idx, 3, "");
+  return LLVMBuildLoad2(b, rw->i32, p, "");
+}
+
+static LLVMValueRef declare(struct rewriter *rw, const char *name, LLVMTypeRef ret,
+                            LLVMTypeRef *params, unsigned n) {
+  LLVMValueRef f = LLVMGetNamedFunction(rw->mod, name);
+  if (!f)
+    f = LLVMAddFunction(rw->mod, name, LLVMFunctionType(ret, params, n, 0));
+  return f;
+}
+
+static int dim_of(const char *suffix) {
+  return suffix[0] == 'x' ? 0 : suffix[0] == 'y' ? 1 : suffix[0] == 'z' ? 2 : -1;
+}
+
+/* Replaces one NVVM intrinsic call; sets *sync when threads of a block must
+ * run interleaved for it. Returns 0, or -1 for an unsupported intrinsic. */
+static int rewrite_call(struct rewriter *rw, LLVMValueRef call, LLVMValueRef ctx, int *sync) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  const char *name = name_of(callee);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef repl = NULL;
+  static const struct { const char *prefix; int field; } sregs[] = {
+      {"llvm.nvvm.read.ptx.sreg.tid.", CTX_TID},     {"llvm.nvvm.read.ptx.sreg.ctaid.", CTX_CTAID},
+      {"llvm.nvvm.read.ptx.sreg.ntid.", CTX_NTID},   {"llvm.nvvm.read.ptx.sreg.nctaid.", CTX_NCTAID},
+  };
+  for (size_t i = 0; i < 4 && !repl; i++)
+    if (starts_with(name, sregs[i].prefix) && dim_of(name + strlen(sregs[i].prefix)) >= 0)
+      repl = ctx_field(rw, b, ctx, sregs[i].field, dim_of(name + strlen(sregs[i].prefix)));
+
+  if (repl) {
+  } else if (!strcmp(name, "llvm.nvvm.read.ptx.sreg.warpsize")) {
+    repl = LLVMConstInt(rw->i32, SUBGROUP_SIZE, 0);
+  } else if (!strcmp(name, "llvm.nvvm.read.ptx.sreg.laneid")) {
+    /* Lanes are consecutive linearized thread ids, as on NVIDIA. */
+    LLVMValueRef x = ctx_field(rw, b, ctx, CTX_TID, 0), y = ctx_field(rw, b, ctx, CTX_TID, 1);
+    LLVMValueRef z = ctx_field(rw, b, ctx, CTX_TID, 2);
+    LLVMValueRef nx = ctx_field(rw, b, ctx, CTX_NTID, 0), ny = ctx_field(rw, b, ctx, CTX_NTID, 1);
+    LLVMValueRef lin = LLVMBuildAdd(b, x, LLVMBuildMul(b, nx, LLVMBuildAdd(b, y, LLVMBuildMul(b, ny, z, ""), ""), ""), "");
+    repl = LLVMBuildAnd(b, lin, LLVMConstInt(rw->i32, SUBGROUP_SIZE - 1, 0), "lane");
+  } else if (starts_with(name, "llvm.nvvm.barrier")) {
+    LLVMTypeRef p = rw->ptr;
+    LLVMValueRef fn = declare(rw, "gpuccHostBarrier", LLVMVoidTypeInContext(rw->c), &p, 1);
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &ctx, 1, "");
+    *sync = 1;
+  } else if (starts_with(name, "llvm.nvvm.shfl.sync.")) {
+    const char *m = name + strlen("llvm.nvvm.shfl.sync.");
+    unsigned mode = starts_with(m, "idx") ? 0 : starts_with(m, "up") ? 1 : starts_with(m, "down") ? 2 : 3;
+    LLVMTypeRef params[5] = {rw->ptr, rw->i32, rw->i32, rw->i32, rw->i32};
+    LLVMValueRef fn = declare(rw, "gpuccHostShuffle", rw->i64, params, 5);
+    LLVMValueRef val = LLVMGetOperand(call, 1);
+    LLVMTypeRef vty = LLVMTypeOf(val);
+    LLVMValueRef bits = vty == rw->i32 ? val : LLVMBuildBitCast(b, val, rw->i32, "");
+    LLVMValueRef args[5] = {ctx, LLVMConstInt(rw->i32, mode, 0), bits, LLVMGetOperand(call, 2),
+                            LLVMGetOperand(call, 3)};
+    LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 5, "");
+    LLVMValueRef lo = LLVMBuildTrunc(b, r, rw->i32, "");
+    LLVMValueRef v = vty == rw->i32 ? lo : LLVMBuildBitCast(b, lo, vty, "");
+    LLVMTypeRef rty = LLVMTypeOf(call);
+    if (LLVMGetTypeKind(rty) == LLVMStructTypeKind) { /* the .p variants: {value, predicate} */
+      LLVMValueRef pred = LLVMBuildTrunc(b, LLVMBuildLShr(b, r, LLVMConstInt(rw->i64, 32, 0), ""),
+                                         LLVMInt1TypeInContext(rw->c), "");
+      LLVMValueRef agg = LLVMGetPoison(rty);
+      agg = LLVMBuildInsertValue(b, agg, v, 0, "");
+      repl = LLVMBuildInsertValue(b, agg, pred, 1, "");
+    } else {
+      repl = v;
+    }
+    *sync = 1;
+  } else {
+    LLVMDisposeBuilder(b);
+    return diag_error("host target: '%s' in gpu.module @%s is not supported on the CPU", name,
+                      rw->module_name);
+  }
+  if (repl)
+    LLVMReplaceAllUsesWith(call, repl);
+  LLVMInstructionEraseFromParent(call);
+  LLVMDisposeBuilder(b);
+  return 0;
+}
+
+/* Rewrites the NVVM intrinsics of one function whose parameter 0 is ctx.
+ * Returns 0 or -1. */
+static int rewrite_intrinsics(struct rewriter *rw, LLVMValueRef f, int *sync) {
+  LLVMValueRef ctx = LLVMGetParam(f, 0);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef inst = LLVMGetFirstInstruction(bb);
+    while (inst) {
+      LLVMValueRef next = LLVMGetNextInstruction(inst);
+      if (LLVMIsACallInst(inst)) {
+        LLVMValueRef callee = LLVMGetCalledValue(inst);
+        if (LLVMIsAFunction(callee) && starts_with(name_of(callee), "llvm.nvvm.") &&
+            rewrite_call(rw, inst, ctx, sync) != 0)
+          return -1;
+      }
+      inst = next;
+    }
+  }
+  return 0;
+}
+
+/* True when function f (not a kernel) calls an NVVM intrinsic. */
+static const char *nvvm_use(LLVMValueRef f) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i)) {
+        LLVMValueRef callee = LLVMGetCalledValue(i);
+        if (LLVMIsAFunction(callee) && starts_with(name_of(callee), "llvm.nvvm."))
+          return name_of(callee);
+      }
+  return NULL;
+}
+
+/* --- kernels and their entry points ------------------------------------ */
+
+/* Returns a copy of kernel k with a leading ctx parameter; k is deleted. */
+static LLVMValueRef add_ctx_param(struct rewriter *rw, LLVMValueRef k, const char *kname) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(k);
+  unsigned n = LLVMCountParamTypes(fty);
+  LLVMTypeRef *params = calloc(n + 1, sizeof *params);
+  if (!params)
+    BUG("out of memory");
+  LLVMGetParamTypes(fty, params + 1);
+  params[0] = rw->ptr;
+  char name[512];
+  snprintf(name, sizeof name, "__gpucc_kernel.%s", kname);
+  LLVMValueRef nk = LLVMAddFunction(rw->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(rw->c), params, n + 1, 0));
+  free(params);
+  LLVMSetLinkage(nk, LLVMInternalLinkage);
+  /* Move the body over, block by block (unlink, then append: this keeps
+   * each block's parent pointer right), then retarget the parameters. */
+  LLVMBasicBlockRef bb;
+  while ((bb = LLVMGetFirstBasicBlock(k))) {
+    LLVMRemoveBasicBlockFromParent(bb);
+    LLVMAppendExistingBasicBlock(nk, bb);
+  }
+  for (unsigned i = 0; i < n; i++)
+    LLVMReplaceAllUsesWith(LLVMGetParam(k, i), LLVMGetParam(nk, i + 1));
+  LLVMDeleteFunction(k);
+  return nk;
+}
+
+/* Loads the kernel arguments from the params array (params[i] points to the
+ * i-th argument) into args[1..n]. */
+static void unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef kernel,
+                          LLVMValueRef params, LLVMValueRef *args) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(kernel);
+  unsigned n = LLVMCountParamTypes(fty);
+  LLVMTypeRef *types = calloc(n + 1, sizeof *types);
+  if (!types)
+    BUG("out of memory");
+  LLVMGetParamTypes(fty, types);
+  for (unsigned i = 1; i < n; i++) {
+    LLVMValueRef idx = LLVMConstInt(rw->i64, i - 1, 0);
+    LLVMValueRef slot = LLVMBuildGEP2(b, rw->ptr, params, &idx, 1, "");
+    LLVMValueRef p = LLVMBuildLoad2(b, rw->ptr, slot, "");
+    args[i] = LLVMBuildLoad2(b, types[i], p, "");
+  }
+  free(types);
+}
+
+static LLVMValueRef new_entry(struct rewriter *rw, const char *kname, const char *suffix) {
+  char name[512];
+  snprintf(name, sizeof name, "%s%s", kname, suffix);
+  LLVMTypeRef params[2] = {rw->ptr, rw->ptr};
+  LLVMValueRef f = LLVMAddFunction(rw->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(rw->c), params, 2, 0));
+  LLVMSetLinkage(f, LLVMExternalLinkage);
+  LLVMSetVisibility(f, LLVMDefaultVisibility);
+  return f;
+}
+
+static void emit_thread_entry(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {
+  LLVMValueRef f = new_entry(rw, kname, "__gpucc_thread");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(rw->c, f, "entry"));
+  unsigned n = LLVMCountParams(kernel);
+  LLVMValueRef *args = calloc(n + 1, sizeof *args);
+  if (!args)
+    BUG("out of memory");
+  args[0] = LLVMGetParam(f, 1);
+  unpack_params(rw, b, kernel, LLVMGetParam(f, 0), args);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(kernel), kernel, args, n, "");
+  LLVMBuildRetVoid(b);
+  free(args);
+  LLVMDisposeBuilder(b);
+}
+
+/* for (i = 0; i < bound; i++) { store i to tid[dim]; inner } ; returns the
+ * builder positioned in the loop body, and the exit block through *exit. */
+static void open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ctx,
+                      LLVMValueRef bound, int dim, LLVMBasicBlockRef *latch_out,
+                      LLVMValueRef *iv_out, LLVMBasicBlockRef *exit_out) {
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(rw->c, f, "loop");
+  LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(rw->c, f, "done");
+  LLVMBuildBr(b, head);
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef iv = LLVMBuildPhi(b, rw->i32, "t");
+  LLVMValueRef zero = LLVMConstInt(rw->i32, 0, 0);
+  LLVMAddIncoming(iv, &zero, &pre, 1);
+  LLVMValueRef idx[3] = {LLVMConstInt(rw->i32, 0, 0), LLVMConstInt(rw->i32, CTX_TID, 0),
+                         LLVMConstInt(rw->i32, (unsigned)dim, 0)};
+  LLVMBuildStore(b, iv, LLVMBuildInBoundsGEP2(b, rw->ctx_ty, ctx, idx, 3, ""));
+  (void)bound;
+  *latch_out = head;
+  *iv_out = iv;
+  *exit_out = exit;
+}
+
+static void close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef head,
+                       LLVMValueRef iv, LLVMValueRef bound, LLVMBasicBlockRef exit) {
+  LLVMValueRef next = LLVMBuildAdd(b, iv, LLVMConstInt(rw->i32, 1, 0), "");
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
+  LLVMAddIncoming(iv, &next, &cur, 1);
+  LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, bound, "");
+  LLVMBuildCondBr(b, more, head, exit);
+  LLVMPositionBuilderAtEnd(b, exit);
+}
+
+static void emit_block_entry(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {
+  LLVMValueRef f = new_entry(rw, kname, "__gpucc_block");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(rw->c, f, "entry"));
+  /* A private copy of the context: once the kernel is inlined, its fields
+   * become registers and the innermost loop can be vectorized. */
+  LLVMValueRef ctx = LLVMBuildAlloca(b, rw->ctx_ty, "ctx");
+  LLVMValueRef in = LLVMGetParam(f, 1);
+  LLVMBuildStore(b, LLVMBuildLoad2(b, rw->ctx_ty, in, ""), ctx);
+  unsigned n = LLVMCountParams(kernel);
+  LLVMValueRef *args = calloc(n + 1, sizeof *args);
+  if (!args)
+    BUG("out of memory");
+  args[0] = ctx;
+  unpack_params(rw, b, kernel, LLVMGetParam(f, 0), args);
+  LLVMValueRef nx = ctx_field(rw, b, ctx, CTX_NTID, 0);
+  LLVMValueRef ny = ctx_field(rw, b, ctx, CTX_NTID, 1);
+  LLVMValueRef nz = ctx_field(rw, b, ctx, CTX_NTID, 2);
+  LLVMBasicBlockRef hz, hy, hx, ez, ey, ex;
+  LLVMValueRef iz, iy, ix;
+  open_loop(rw, b, f, ctx, nz, 2, &hz, &iz, &ez);
+  open_loop(rw, b, f, ctx, ny, 1, &hy, &iy, &ey);
+  open_loop(rw, b, f, ctx, nx, 0, &hx, &ix, &ex);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(kernel), kernel, args, n, "");
+  close_loop(rw, b, hx, ix, nx, ex);
+  close_loop(rw, b, hy, iy, ny, ey);
+  close_loop(rw, b, hz, iz, nz, ez);
+  LLVMBuildRetVoid(b);
+  free(args);
+  LLVMDisposeBuilder(b);
+}
+
+/* --- the rest of the module -------------------------------------------- */
+
+static void rename_library_calls(struct rewriter *rw) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(rw->mod); f; f = LLVMGetNextFunction(f)) {
+    if (!LLVMIsDeclaration(f))
+      continue;
+    const char *name = name_of(f);
+    if (!strcmp(name, "vprintf")) {
+      LLVMSetValueName2(f, "gpuccHostPrintf", strlen("gpuccHostPrintf"));
+    } else if (starts_with(name, "__nv_")) {
+      /* libdevice's __nv_expf is libm's expf, and so on. */
+      char libm[256];
+      snprintf(libm, sizeof libm, "%s", name + 5);
+      LLVMValueRef existing = LLVMGetNamedFunction(rw->mod, libm);
+      if (existing && existing != f)
+        LLVMReplaceAllUsesWith(f, existing);
+      else
+        LLVMSetValueName2(f, libm, strlen(libm));
+    }
+  }
+}
+
+static void add_constant(struct rewriter *rw, const char *name, LLVMTypeRef ty, uint64_t v) {
+  LLVMValueRef g = LLVMAddGlobal(rw->mod, ty, name);
+  LLVMSetInitializer(g, LLVMConstInt(ty, v, 0));
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMExternalLinkage);
+}
+
+int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *module_name) {
+  struct rewriter rw = {0};
+  rw.mod = mod;
+  rw.c = LLVMGetModuleContext(mod);
+  rw.td = td;
+  rw.module_name = module_name;
+  rw.i32 = LLVMInt32TypeInContext(rw.c);
+  rw.i64 = LLVMInt64TypeInContext(rw.c);
+  rw.ptr = LLVMPointerTypeInContext(rw.c, 0);
+  LLVMTypeRef dim3 = LLVMArrayType2(rw.i32, 3);
+  LLVMTypeRef fields[6] = {dim3, dim3, dim3, dim3, rw.ptr, rw.ptr};
+  rw.ctx_ty = LLVMStructTypeInContext(rw.c, fields, 6, 0);
+
+  /* Kernels first: collect them before adding functions to the module. */
+  size_t nk = 0;
+  LLVMValueRef kernels[1024];
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMGetFunctionCallConv(f) == PTX_KERNEL_CC) {
+      if (nk == 1024)
+        return diag_error("host target: too many kernels in gpu.module @%s", module_name);
+      kernels[nk++] = f;
+    } else if (!LLVMIsDeclaration(f)) {
+      const char *use = nvvm_use(f);
+      if (use)
+        return diag_error("host target: '%s' is used outside a kernel (in '%s' of gpu.module @%s); "
+                          "only kernels may read GPU ids or synchronize on the CPU",
+                          use, name_of(f), module_name);
+    }
+    LLVMSetFunctionCallConv(f, 0);
+  }
+  layout_shared(&rw);
+  int rc = 0;
+  LLVMValueRef *impls = calloc(nk + 1, sizeof *impls);
+  int *syncs = calloc(nk + 1, sizeof *syncs);
+  char (*names)[256] = calloc(nk + 1, sizeof *names);
+  if (!impls || !syncs || !names)
+    BUG("out of memory");
+  for (size_t i = 0; i < nk && rc == 0; i++) {
+    LLVMSetFunctionCallConv(kernels[i], 0);
+    snprintf(names[i], sizeof names[i], "%s", name_of(kernels[i]));
+    impls[i] = add_ctx_param(&rw, kernels[i], names[i]);
+    rc = rewrite_intrinsics(&rw, impls[i], &syncs[i]);
+  }
+  if (rc == 0)
+    rewrite_shared(&rw);
+  if (rw.failed && rc == 0)
+    rc = diag_error("host target: cannot place workgroup memory of gpu.module @%s", module_name);
+  for (size_t i = 0; i < nk && rc == 0; i++) {
+    emit_thread_entry(&rw, impls[i], names[i]);
+    if (!syncs[i])
+      emit_block_entry(&rw, impls[i], names[i]);
+    LLVMAddAttributeAtIndex(impls[i], LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(rw.c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+  }
+  if (rc == 0) {
+    rename_library_calls(&rw);
+    add_constant(&rw, "gpucc_host_shared_bytes", rw.i64, rw.shared_bytes);
+    add_constant(&rw, "gpucc_host_abi_version", rw.i32, HOST_ABI_VERSION);
+  }
+  free(impls);
+  free(syncs);
+  free(names);
+  free(rw.shared);
+  free(rw.offsets);
+  return rc;
+}

@@ -1,0 +1,15 @@
+/* host_kernels.h: turning NVVM-lowered kernels into CPU code (host target).
+ * See host_kernels.c for the rewrite and runtime/host_abi.h for the
+ * contract with the runtime. */
+#ifndef GPUCC_HOST_KERNELS_H
+#define GPUCC_HOST_KERNELS_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+
+/* Rewrites the LLVM IR of one gpu.module (already in the host data layout
+ * td) so that its kernels run on the CPU through the host ABI. Returns 0,
+ * or -1 after reporting what the module uses that the CPU cannot do. */
+int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *module_name);
+
+#endif
