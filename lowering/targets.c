@@ -33,7 +33,7 @@ static const struct target_info table[] = {
 #undef X
 #undef S
 
-const char *const target_default_list = "sm_80,sm_90,gfx90a,gfx942";
+const char *const target_default_list = "sm_80,sm_90,gfx90a,gfx942,host";
 
 void target_print_known(FILE *out) {
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)

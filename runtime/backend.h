@@ -109,6 +109,7 @@ struct rt_backend {
 
 extern const struct rt_backend rt_backend_cuda;
 extern const struct rt_backend rt_backend_hip;
+extern const struct rt_backend rt_backend_host;
 
 /* Sets e to a failure of a driver call and returns -1, so that backends can
  * write `return rt_fail(e, "cuMemAlloc_v2", r);`. */

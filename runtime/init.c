@@ -9,12 +9,13 @@
  *   1. the device number: mgpuSetDefaultDevice if the program called it
  *      before, else GPUCC_DEVICE, else 0;
  *   2. the backend: GPUCC_BACKEND if set, else each row of rt_backends in
- *      order (CUDA, then HIP), the first that opens a device wins;
+ *      order (CUDA, then HIP, then the host CPU), the first that opens a
+ *      device wins;
  *   3. if none does, the reasons are kept and every operation that needs a
  *      device reports one line naming what was looked for and what the
  *      program carries.
  *
- * Adding a backend (the host one) is adding a row to rt_backends. */
+ * Adding a backend is adding a row to rt_backends. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 static const struct rt_backend *const rt_backends[] = {
     &rt_backend_cuda,
     &rt_backend_hip,
+    &rt_backend_host, /* always finds its device: the CPU, last resort */
 };
 #define RT_NBACKENDS (sizeof rt_backends / sizeof rt_backends[0])
 

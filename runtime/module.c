@@ -178,9 +178,9 @@ static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
     char arch[64];
     rt_suggest_arch(dev, arch, sizeof arch);
     snprintf(msg, len,
-             "%s: the module is a %s, for %s GPUs, but device %d '%s' (%s) is an "
-             "%s GPU; rebuild with --offload-arch=%s",
-             fn, rt_image_kind_name(kind), rt_vendor_label(rt_image_vendor(kind)),
+             "%s: the module holds code for %s GPUs (%s), but device %d '%s' (%s) is "
+             "an %s GPU; rebuild with --offload-arch=%s",
+             fn, rt_vendor_label(rt_image_vendor(kind)), rt_image_kind_name(kind),
              dev->ordinal, dev->name, dev->target_id, rt_vendor_label(dev->vendor), arch);
     return -1;
   }

@@ -162,6 +162,11 @@ int rt_test_main(int argc, char **argv, const struct rt_test *tests, size_t n) {
       printf("FAIL: stderr lacks \"%s\"\n", t->stderr_has[i]);
       failures++;
     }
+  /* Sanitizer reports fail every scenario, even one expected to exit 1. */
+  if (err && strstr(err, "Sanitizer")) {
+    printf("FAIL: a sanitizer reported an error\n");
+    failures++;
+  }
   for (size_t i = 0; i < sizeof t->stderr_lacks / sizeof t->stderr_lacks[0]; i++)
     if (t->stderr_lacks[i] && err && strstr(err, t->stderr_lacks[i])) {
       printf("FAIL: stderr has \"%s\"\n", t->stderr_lacks[i]);

@@ -1,0 +1,260 @@
+/* host_exec.c: the host backend's grid runner; see host_exec.h.
+ *
+ * Workers are started once, on the first launch. A launch publishes the
+ * grid, every worker (and the launching thread) takes block indices from an
+ * atomic counter until none are left, and the launch returns when all have
+ * finished. Launches from several host threads are serialized: each one uses
+ * the whole pool. Each worker owns its workgroup-memory buffer, its fiber
+ * stacks and its contexts, so blocks never share anything but the kernel's
+ * global memory. */
+#include "host_exec.h"
+
+#include "host_fiber.h"
+#include "rt.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_BLOCK_THREADS 1024
+
+/* What one worker keeps between blocks. */
+struct worker {
+  char *shared;
+  size_t shared_size;
+  struct rt_fiber_pool fibers;
+  struct gpucc_host_ctx *ctxs;
+  unsigned char *done;
+  void **sp;
+  uint32_t *exchange; /* shuffle values, one per thread */
+  unsigned capacity;  /* entries in ctxs/done/sp/exchange */
+};
+
+/* The grid being run, published to the workers. */
+struct launch {
+  const struct rt_host_kernel *kernel;
+  const struct rt_host_grid *grid;
+  unsigned long nblocks;
+  atomic_ulong next;
+  atomic_int failed;
+  char error[256];
+};
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work_ready = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t work_done = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned nworkers; /* pool threads, not counting the launcher */
+static struct launch *current;
+static unsigned long generation;
+static unsigned busy;
+
+static _Thread_local struct worker self;
+
+unsigned rt_host_workers(void) { return nworkers + 1; }
+
+static int worker_reserve(struct worker *w, unsigned threads, size_t shared) {
+  if (shared > w->shared_size) {
+    char *s = realloc(w->shared, shared);
+    if (!s)
+      return -1;
+    w->shared = s;
+    w->shared_size = shared;
+  }
+  if (threads > w->capacity) {
+    struct gpucc_host_ctx *c = realloc(w->ctxs, threads * sizeof *c);
+    if (c)
+      w->ctxs = c;
+    unsigned char *d = realloc(w->done, threads);
+    if (d)
+      w->done = d;
+    void **sp = realloc(w->sp, threads * sizeof *sp);
+    if (sp)
+      w->sp = sp;
+    uint32_t *x = realloc(w->exchange, threads * sizeof *x);
+    if (x)
+      w->exchange = x;
+    if (!c || !d || !sp || !x)
+      return -1;
+    w->capacity = threads;
+  }
+  return 0;
+}
+
+/* The fiber block's `user` is the worker; run() calls the thread entry. */
+struct fiber_job {
+  struct worker *w;
+  const struct rt_host_kernel *k;
+  void **params;
+};
+
+static void run_fiber_thread(struct rt_fiber_block *b, unsigned t) {
+  struct fiber_job *job = b->user;
+  job->k->thread(job->params, &job->w->ctxs[t]);
+}
+
+static int run_block(struct worker *w, struct launch *l, unsigned long index) {
+  const struct rt_host_grid *g = l->grid;
+  const struct rt_host_kernel *k = l->kernel;
+  unsigned n = g->block[0] * g->block[1] * g->block[2];
+  size_t shared = (size_t)k->shared_bytes + g->dynamic_shared;
+  if (worker_reserve(w, k->block ? 1 : n, shared ? shared : 1) != 0)
+    return -1;
+  struct gpucc_host_ctx base;
+  memset(&base, 0, sizeof base);
+  base.ctaid[0] = (uint32_t)(index % g->grid[0]);
+  base.ctaid[1] = (uint32_t)(index / g->grid[0] % g->grid[1]);
+  base.ctaid[2] = (uint32_t)(index / ((unsigned long)g->grid[0] * g->grid[1]));
+  for (int d = 0; d < 3; d++) {
+    base.ntid[d] = g->block[d];
+    base.nctaid[d] = g->grid[d];
+  }
+  base.shared = w->shared;
+  if (k->block) {
+    k->block(g->params, &base);
+    return 0;
+  }
+  if (rt_fiber_reserve(&w->fibers, n) != 0)
+    return -1;
+  struct rt_fiber_block fb = {.n = n, .run = run_fiber_thread, .done = w->done, .sp = w->sp};
+  struct fiber_job job = {w, k, g->params};
+  fb.user = &job;
+  for (unsigned t = 0; t < n; t++) {
+    struct gpucc_host_ctx *c = &w->ctxs[t];
+    *c = base;
+    c->tid[0] = t % g->block[0];
+    c->tid[1] = t / g->block[0] % g->block[1];
+    c->tid[2] = t / (g->block[0] * g->block[1]);
+    c->sched = &fb;
+  }
+  rt_fiber_run(&fb, &w->fibers);
+  return 0;
+}
+
+static void work_on(struct launch *l) {
+  for (;;) {
+    unsigned long i = atomic_fetch_add(&l->next, 1);
+    if (i >= l->nblocks || atomic_load(&l->failed))
+      return;
+    if (run_block(&self, l, i) != 0) {
+      if (!atomic_exchange(&l->failed, 1))
+        snprintf(l->error, sizeof l->error, "out of memory for a block of %u threads",
+                 l->grid->block[0] * l->grid->block[1] * l->grid->block[2]);
+      return;
+    }
+  }
+}
+
+static void *worker_main(void *arg) {
+  (void)arg;
+  unsigned long seen = 0;
+  pthread_mutex_lock(&pool_lock);
+  for (;;) {
+    while (generation == seen)
+      pthread_cond_wait(&work_ready, &pool_lock);
+    seen = generation;
+    struct launch *l = current;
+    pthread_mutex_unlock(&pool_lock);
+    work_on(l);
+    pthread_mutex_lock(&pool_lock);
+    if (--busy == 0)
+      pthread_cond_signal(&work_done);
+  }
+  return NULL;
+}
+
+static void start_pool(void) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  const char *env = getenv("GPUCC_HOST_THREADS");
+  if (env && atoi(env) > 0)
+    cores = atoi(env);
+  if (cores < 1)
+    cores = 1;
+  nworkers = 0;
+  for (long i = 1; i < cores; i++) {
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &attr, worker_main, NULL) == 0)
+      nworkers++;
+    pthread_attr_destroy(&attr);
+  }
+}
+
+int rt_host_run(const struct rt_host_kernel *k, const struct rt_host_grid *g, char *err,
+                size_t errlen) {
+  unsigned long threads = (unsigned long)g->block[0] * g->block[1] * g->block[2];
+  if (threads == 0 || (unsigned long)g->grid[0] * g->grid[1] * g->grid[2] == 0)
+    return 0;
+  if (threads > MAX_BLOCK_THREADS) {
+    snprintf(err, errlen, "%lu threads per block; the limit is %u", threads, MAX_BLOCK_THREADS);
+    return -1;
+  }
+  pthread_once(&pool_once, start_pool);
+  struct launch l = {.kernel = k, .grid = g};
+  l.nblocks = (unsigned long)g->grid[0] * g->grid[1] * g->grid[2];
+  atomic_init(&l.next, 0);
+  atomic_init(&l.failed, 0);
+
+  pthread_mutex_lock(&launch_lock);
+  pthread_mutex_lock(&pool_lock);
+  current = &l;
+  busy = nworkers;
+  generation++;
+  pthread_cond_broadcast(&work_ready);
+  pthread_mutex_unlock(&pool_lock);
+  work_on(&l);
+  pthread_mutex_lock(&pool_lock);
+  while (busy > 0)
+    pthread_cond_wait(&work_done, &pool_lock);
+  current = NULL;
+  pthread_mutex_unlock(&pool_lock);
+  pthread_mutex_unlock(&launch_lock);
+  if (atomic_load(&l.failed)) {
+    snprintf(err, errlen, "%s", l.error);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- called by kernels (host_abi.h) ---- */
+
+RT_EXPORT void gpuccHostBarrier(struct gpucc_host_ctx *ctx) {
+  rt_fiber_yield(ctx->sched);
+}
+
+RT_EXPORT uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, uint32_t value,
+                                    uint32_t b, uint32_t c) {
+  struct rt_fiber_block *fb = ctx->sched;
+  struct worker *w = &self;
+  unsigned me = fb->current;
+  /* Round 1: everyone publishes; round 2: everyone has read before anyone
+   * may publish the next value. */
+  w->exchange[me] = value;
+  rt_fiber_yield(fb);
+  unsigned lane = me % GPUCC_HOST_SUBGROUP_SIZE;
+  unsigned warp_base = me - lane;
+  int segmask = (int)((c >> 8) & 31), cval = (int)(c & 31);
+  int max_lane = ((int)lane & segmask) | (cval & ~segmask);
+  int min_lane = (int)lane & segmask;
+  int j = (int)lane, ok = 0;
+  switch (mode) {
+  case GPUCC_HOST_SHFL_UP: j = (int)lane - (int)(b & 31); ok = j >= max_lane; break;
+  case GPUCC_HOST_SHFL_DOWN: j = (int)lane + (int)(b & 31); ok = j <= max_lane; break;
+  case GPUCC_HOST_SHFL_BFLY: j = (int)lane ^ (int)(b & 31); ok = j <= max_lane; break;
+  default: j = min_lane | ((int)(b & 31) & ~segmask); ok = j <= max_lane; break;
+  }
+  /* A lane beyond the end of a partial last warp does not exist. */
+  if (ok && warp_base + (unsigned)j >= fb->n)
+    ok = 0;
+  if (!ok)
+    j = (int)lane;
+  uint32_t result = w->exchange[warp_base + (unsigned)j];
+  rt_fiber_yield(fb);
+  return (uint64_t)result | ((uint64_t)(ok ? 1 : 0) << 32);
+}

@@ -1,0 +1,210 @@
+/* test_hip.c: the runtime against a fake HIP runtime (fake_hip.c).
+ *
+ * Checks the AMD side: the target id read from either hipDeviceProp_t
+ * layout, selection by gfx processor and xnack/sramecc modes, the device made
+ * current in each thread, host-shared allocations as managed memory, and the
+ * choice between CUDA and HIP when both libraries are present. */
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "gpucc_rt.h"
+#include "harness.h"
+
+/* A fake device object: its text and NUL, which the fake drivers read. */
+#define OBJ(text) text, sizeof text
+
+#define LOGCOUNT(needle) rt_log_count("FAKE_HIP_LOG", needle)
+
+static void *g_blob;
+
+static void *load_kern(void) {
+  const struct fatbin_entry e[] = {
+      {"kern", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_CUBIN, OBJ("FAKECUBIN:sm_90")},
+      {"kern", FATBIN_VENDOR_AMD, "gfx90a:xnack+", FATBIN_FORMAT_HSACO,
+       OBJ("FAKEHSACO:gfx90a:xnack+")},
+      {"kern", FATBIN_VENDOR_AMD, "gfx90a:xnack-", FATBIN_FORMAT_HSACO,
+       OBJ("FAKEHSACO:gfx90a:xnack-")},
+      {"kern", FATBIN_VENDOR_AMD, "gfx942:sramecc+", FATBIN_FORMAT_HSACO, OBJ("FAKEHSACO:gfx942")},
+  };
+  size_t size;
+  g_blob = rt_make_blob(e, sizeof e / sizeof e[0], &size);
+  void *m = mgpuModuleLoad(g_blob, size);
+  CHECK(m != NULL);
+  return m;
+}
+
+static void unload_kern(void *m) {
+  mgpuModuleUnload(m);
+  free(g_blob);
+}
+
+/* The object named by RT_EXPECT is loaded for the device FAKE_HIP_ARCH
+ * describes, on the device made current first. */
+static void run_select(void) {
+  void *m = load_kern();
+  CHECK(LOGCOUNT("hip") == 0);
+  CHECK(mgpuModuleGetFunction(m, "k") != NULL);
+  CHECK(strcmp(gpuccBackendName(), "hip") == 0);
+  CHECK(LOGCOUNT("hipInit") == 1);
+  CHECK(LOGCOUNT("hipModuleLoadData") == 1);
+  const char *expect = getenv("RT_EXPECT");
+  char line[128];
+  snprintf(line, sizeof line, "hipModuleLoadData device=0 image=%s", expect ? expect : "?");
+  CHECK(LOGCOUNT(line) == 1);
+  CHECK(LOGCOUNT("hipModuleGetFunction device=0 name=k") == 1);
+  unload_kern(m);
+  CHECK(LOGCOUNT("hipModuleUnload") == 1);
+}
+
+static void run_select_none(void) {
+  void *m = load_kern();
+  mgpuModuleGetFunction(m, "k");
+  fprintf(stderr, "continued after a failed load\n");
+}
+
+static void run_ops(void) {
+  void *m = load_kern();
+  void *f = mgpuModuleGetFunction(m, "k");
+  void *s = mgpuStreamCreate();
+  CHECK(f && s);
+  CHECK(LOGCOUNT("hipStreamCreateWithFlags device=0 flags=1") == 1);
+  int64_t a = 1;
+  void *params[] = {&a};
+  mgpuLaunchKernel(f, 8, 1, 1, 64, 1, 1, 128, s, params, NULL, 1);
+  char line[256];
+  snprintf(line, sizeof line,
+           "hipModuleLaunchKernel device=0 name=k grid=8,1,1 block=64,1,1 smem=128 "
+           "stream=%p params=%p extra=(nil)",
+           s, (void *)params);
+  CHECK(LOGCOUNT(line) == 1);
+
+  /* gpu.alloc host_shared must be host-accessible on AMD too. */
+  void *shared = mgpuMemAlloc(32, NULL, true);
+  CHECK(shared != NULL);
+  CHECK(LOGCOUNT("hipMallocManaged device=0 size=32 flags=1") == 1);
+  CHECK(LOGCOUNT("hipMalloc ") == 0);
+  uint32_t *d = mgpuMemAlloc(16, s, false);
+  CHECK(LOGCOUNT("hipMalloc device=0 size=16") == 1);
+  mgpuMemset32(d, 7, 4, s);
+  uint32_t host[4];
+  mgpuMemcpy(host, d, sizeof host, s);
+  CHECK(host[0] == 7 && host[3] == 7);
+  CHECK(LOGCOUNT("hipMemcpyAsync size=16 kind=4") == 1); /* hipMemcpyDefault */
+  mgpuMemset16(d, 9, 2, s);
+  CHECK(LOGCOUNT("hipMemsetD16Async value=0x9 count=2") == 1);
+  mgpuMemFree(d, s);
+  mgpuMemFree(shared, NULL);
+  CHECK(LOGCOUNT("hipFree") == 2);
+
+  void *e = mgpuEventCreate();
+  CHECK(LOGCOUNT("hipEventCreateWithFlags flags=2") == 1);
+  mgpuEventRecord(e, s);
+  mgpuStreamWaitEvent(s, e);
+  mgpuEventSynchronize(e);
+  mgpuEventDestroy(e);
+  mgpuStreamSynchronize(s);
+  mgpuStreamDestroy(s);
+  CHECK(LOGCOUNT("hipStreamDestroy") == 1 && LOGCOUNT("hipEventDestroy") == 1);
+
+  float buf[8];
+  mgpuMemHostRegister(buf, sizeof buf);
+  snprintf(line, sizeof line, "hipHostRegister ptr=%p size=32 flags=0", (void *)buf);
+  CHECK(LOGCOUNT(line) == 1);
+  mgpuMemHostUnregister(buf);
+  unload_kern(m);
+}
+
+/* Each thread has its own current device in HIP: the runtime sets it. */
+static void *thread_main(void *arg) {
+  void *p = mgpuMemAlloc(8, NULL, false);
+  CHECK(p != NULL);
+  mgpuMemFree(p, NULL);
+  return arg;
+}
+
+static void run_thread_device(void) {
+  void *p = mgpuMemAlloc(8, NULL, false);
+  mgpuMemFree(p, NULL);
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, thread_main, NULL) == 0);
+  CHECK(pthread_join(t, NULL) == 0);
+  CHECK(LOGCOUNT("hipSetDevice device=1") == 2);
+  CHECK(LOGCOUNT("hipMalloc device=1 size=8") == 2);
+}
+
+static void run_cluster(void) {
+  void *m = load_kern();
+  void *f = mgpuModuleGetFunction(m, "k");
+  mgpuLaunchClusterKernel(f, 2, 1, 1, 2, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
+  fprintf(stderr, "continued after a failed launch\n");
+}
+
+static void run_jit(void) {
+  static const char text[] = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx90a\"\n";
+  void *m = mgpuModuleLoadJIT((void *)text, 2);
+  mgpuModuleGetFunction(m, "k");
+  fprintf(stderr, "continued after a failed load\n");
+}
+
+static void run_fail_launch(void) {
+  void *m = load_kern();
+  void *f = mgpuModuleGetFunction(m, "k");
+  mgpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL, 0);
+  fprintf(stderr, "continued after a failed launch\n");
+}
+
+/* Both drivers present: which one runs is in RT_EXPECT_BACKEND. */
+static void run_choice(void) {
+  void *s = mgpuStreamCreate();
+  CHECK(s != NULL);
+  const char *want = getenv("RT_EXPECT_BACKEND");
+  CHECK(want && strcmp(gpuccBackendName(), want) == 0);
+  mgpuStreamDestroy(s);
+}
+
+static const struct rt_test tests[] = {
+    {"select", run_select, 0, {0}, {"gpucc"}, 0},
+    {"select_none",
+     run_select_none,
+     1,
+     {"gpucc: runtime error: mgpuModuleGetFunction: no code for device 0 'Fake AMD GPU' "
+      "(gfx1100) in module 'kern', which carries code for: sm_90 gfx90a:xnack+ "
+      "gfx90a:xnack- gfx942:sramecc+; rebuild with --offload-arch=gfx1100\n"},
+     {"continued"},
+     0},
+    {"select_mode_mismatch",
+     run_select_none,
+     1,
+     {"no code for device 0 'Fake AMD GPU' (gfx942:sramecc-:xnack-)",
+      "rebuild with --offload-arch=gfx942\n"},
+     {"continued"},
+     0},
+    {"ops", run_ops, 0, {0}, {"gpucc"}, 0},
+    {"thread_device", run_thread_device, 0, {0}, {"gpucc"}, 0},
+    {"cluster",
+     run_cluster,
+     1,
+     {"gpucc: runtime error: mgpuLaunchClusterKernel: HIP has no thread block clusters"},
+     {"continued"},
+     0},
+    {"jit",
+     run_jit,
+     1,
+     {"gpucc: runtime error: mgpuModuleGetFunction: HIP cannot JIT-compile assembly"},
+     {"continued"},
+     0},
+    {"fail_launch",
+     run_fail_launch,
+     1,
+     {"gpucc: runtime error: mgpuLaunchKernel: hipModuleLaunchKernel failed: "
+      "hipErrorLaunchFailure (unspecified launch failure) launching grid (1, 1, 1), "
+      "block (1, 1, 1)\n"},
+     {"continued"},
+     0},
+    {"choice", run_choice, 0, {0}, {"gpucc"}, 0},
+};
+
+int main(int argc, char **argv) {
+  return rt_test_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
+}
