@@ -426,7 +426,10 @@ static void open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLV
 
 static void close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef head,
                        LLVMValueRef iv, LLVMValueRef bound, LLVMBasicBlockRef exit) {
-  LLVMValueRef next = LLVMBuildAdd(b, iv, LLVMConstInt(rw->i32, 1, 0), "");
+  /* Thread ids never exceed 1024: the flags let LLVM widen the index once
+   * instead of sign-extending it in every iteration. */
+  LLVMValueRef next = LLVMBuildNUWAdd(b, iv, LLVMConstInt(rw->i32, 1, 0), "");
+  LLVMSetNSW(next, 1);
   LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
   LLVMAddIncoming(iv, &next, &cur, 1);
   LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, bound, "");

@@ -1,0 +1,59 @@
+/* host_fixture.c: a hand-written `host` object, as gpucc would compile one
+ * gpu.module for the CPU (see runtime/host_abi.h), for test_host_module.c.
+ *
+ * Built as a shared object by CMakeLists.txt; the test puts its bytes in a
+ * fat binary. Written in C rather than compiled from MLIR so that the runtime
+ * tests need no compiler. Compiled a second time with FIXTURE_ABI_VERSION set
+ * to a version the runtime does not know, to check that it is refused.
+ *
+ * Kernels:
+ *   fill(int *out, int base): out[global id] = base + global id; has a block
+ *     entry, which counts its calls in block_calls so the test can see that
+ *     the runtime preferred it;
+ *   rotate(int *out): thread t stores t in workgroup memory after the static
+ *     bytes, a barrier, then reads thread t+1's value: thread entry only. */
+#include <stdint.h>
+
+#include "host_abi.h"
+
+#ifndef FIXTURE_ABI_VERSION
+#define FIXTURE_ABI_VERSION GPUCC_HOST_ABI_VERSION
+#endif
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT const uint32_t gpucc_host_abi_version = FIXTURE_ABI_VERSION;
+EXPORT const uint64_t gpucc_host_shared_bytes = 16;
+EXPORT int block_calls;
+
+static unsigned global_id(const struct gpucc_host_ctx *c) {
+  unsigned bx = c->ctaid[0] + c->nctaid[0] * (c->ctaid[1] + c->nctaid[1] * c->ctaid[2]);
+  unsigned n = c->ntid[0] * c->ntid[1] * c->ntid[2];
+  return bx * n + c->tid[0] + c->ntid[0] * (c->tid[1] + c->ntid[1] * c->tid[2]);
+}
+
+EXPORT void fill__gpucc_thread(void **params, struct gpucc_host_ctx *ctx) {
+  int *out = *(int **)params[0];
+  int base = *(int *)params[1];
+  unsigned id = global_id(ctx);
+  out[id] = base + (int)id;
+}
+
+EXPORT void fill__gpucc_block(void **params, struct gpucc_host_ctx *ctx) {
+  __atomic_fetch_add(&block_calls, 1, __ATOMIC_RELAXED);
+  struct gpucc_host_ctx c = *ctx;
+  for (c.tid[2] = 0; c.tid[2] < c.ntid[2]; c.tid[2]++)
+    for (c.tid[1] = 0; c.tid[1] < c.ntid[1]; c.tid[1]++)
+      for (c.tid[0] = 0; c.tid[0] < c.ntid[0]; c.tid[0]++)
+        fill__gpucc_thread(params, &c);
+}
+
+EXPORT void rotate__gpucc_thread(void **params, struct gpucc_host_ctx *ctx) {
+  int *out = *(int **)params[0];
+  int *slots = (int *)(ctx->shared + gpucc_host_shared_bytes);
+  unsigned n = ctx->ntid[0] * ctx->ntid[1] * ctx->ntid[2];
+  unsigned t = ctx->tid[0] + ctx->ntid[0] * (ctx->tid[1] + ctx->ntid[1] * ctx->tid[2]);
+  slots[t] = (int)t;
+  gpuccHostBarrier(ctx);
+  out[global_id(ctx)] = slots[(t + 1) % n];
+}
