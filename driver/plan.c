@@ -151,15 +151,24 @@ static int plan_link(struct plan *p) {
   char *dir = exe_dir();
   if (!dir)
     return diag_error("cannot find gpucc's own location (/proc/self/exe)");
-  char *rt = xasprintf("%s/%s", dir, GPUCC_RT_RELDIR);
-  free(dir);
-  char resolved[PATH_MAX];
-  if (!realpath(rt, resolved)) {
-    diag_error("cannot find the gpucc runtime library directory '%s'", rt);
+  /* Installed: <prefix>/bin/gpucc and <prefix>/<libdir>/libgpucc_rt.so;
+   * build tree: build/bin/gpucc and build/lib/libgpucc_rt.so. */
+  char resolved[PATH_MAX] = "";
+  const char *reldirs[] = {GPUCC_RT_RELDIR, "../lib"};
+  for (size_t i = 0; i < 2 && !resolved[0]; i++) {
+    char *rt = xasprintf("%s/%s/libgpucc_rt.so", dir, reldirs[i]);
+    if (realpath(rt, resolved))
+      *strrchr(resolved, '/') = '\0';
+    else
+      resolved[0] = '\0';
     free(rt);
+  }
+  if (!resolved[0]) {
+    diag_error("cannot find the gpucc runtime library libgpucc_rt.so in '%s/%s'", dir, GPUCC_RT_RELDIR);
+    free(dir);
     return -1;
   }
-  free(rt);
+  free(dir);
 
   const char *out = o->output ? o->output : "a.out";
   p->link_tmp = o->dry_run ? out : tmp_output_path(out);

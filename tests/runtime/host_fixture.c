@@ -4,12 +4,13 @@
  * Built as a shared object by CMakeLists.txt; the test puts its bytes in a
  * fat binary. Written in C rather than compiled from MLIR so that the runtime
  * tests need no compiler. Compiled a second time with FIXTURE_ABI_VERSION set
- * to a version the runtime does not know, to check that it is refused.
+ * to a version the runtime does not know, to check that it is refused, and
+ * once more with another FIXTURE_OFFSET, to tell two loaded objects apart.
  *
  * Kernels:
- *   fill(int *out, int base): out[global id] = base + global id; has a block
- *     entry, which counts its calls in block_calls so the test can see that
- *     the runtime preferred it;
+ *   fill(int *out, int base, int *block_calls): out[global id] = base +
+ *     FIXTURE_OFFSET + global id; has a block entry, which also counts its
+ *     calls in *block_calls so the test can see that the runtime preferred it;
  *   rotate(int *out): thread t stores t in workgroup memory after the static
  *     bytes, a barrier, then reads thread t+1's value: thread entry only. */
 #include <stdint.h>
@@ -20,11 +21,14 @@
 #define FIXTURE_ABI_VERSION GPUCC_HOST_ABI_VERSION
 #endif
 
+#ifndef FIXTURE_OFFSET
+#define FIXTURE_OFFSET 0
+#endif
+
 #define EXPORT __attribute__((visibility("default")))
 
 EXPORT const uint32_t gpucc_host_abi_version = FIXTURE_ABI_VERSION;
 EXPORT const uint64_t gpucc_host_shared_bytes = 16;
-EXPORT int block_calls;
 
 static unsigned global_id(const struct gpucc_host_ctx *c) {
   unsigned bx = c->ctaid[0] + c->nctaid[0] * (c->ctaid[1] + c->nctaid[1] * c->ctaid[2]);
@@ -36,11 +40,11 @@ EXPORT void fill__gpucc_thread(void **params, struct gpucc_host_ctx *ctx) {
   int *out = *(int **)params[0];
   int base = *(int *)params[1];
   unsigned id = global_id(ctx);
-  out[id] = base + (int)id;
+  out[id] = base + FIXTURE_OFFSET + (int)id;
 }
 
 EXPORT void fill__gpucc_block(void **params, struct gpucc_host_ctx *ctx) {
-  __atomic_fetch_add(&block_calls, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(*(int **)params[2], 1, __ATOMIC_RELAXED);
   struct gpucc_host_ctx c = *ctx;
   for (c.tid[2] = 0; c.tid[2] < c.ntid[2]; c.tid[2]++)
     for (c.tid[1] = 0; c.tid[1] < c.ntid[1]; c.tid[1]++)

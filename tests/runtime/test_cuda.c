@@ -368,6 +368,35 @@ static void run_stream_only(void) {
   unload_kern(m);
 }
 
+/* A driver without a device, nothing forced: the runtime falls back to the
+ * host backend after asking CUDA. Streams work there; the kernel lookup
+ * fails, since the program carries no host object. */
+static void run_no_device(void) {
+  void *m = load_kern();
+  void *s = mgpuStreamCreate();
+  CHECK(s != NULL);
+  CHECK(gpuccBackendName() && strcmp(gpuccBackendName(), "host") == 0);
+  CHECK(LOGCOUNT("cuInit") == 1);
+  CHECK(LOGCOUNT("cuStreamCreate") == 0);
+  mgpuStreamDestroy(s);
+  fprintf(stderr, "stream created on the host\n");
+  mgpuModuleGetFunction(m, "k");
+  fprintf(stderr, "continued after the kernel lookup\n");
+}
+
+/* GPUCC_BACKEND=host: the CUDA driver is never opened, even with a device. */
+static void run_forced_host(void) {
+  void *m = load_kern();
+  void *s = mgpuStreamCreate();
+  CHECK(s != NULL);
+  CHECK(gpuccBackendName() && strcmp(gpuccBackendName(), "host") == 0);
+  mgpuStreamDestroy(s);
+  CHECK(LOGCOUNT("cu") == 0);
+  fprintf(stderr, "stream created on the host\n");
+  mgpuModuleGetFunction(m, "k");
+  fprintf(stderr, "continued after the kernel lookup\n");
+}
+
 /* Plain images, as upstream mlir-translate embeds them, go to the driver as
  * they are (PTX with a NUL added). */
 static void run_plain(void) {
@@ -532,11 +561,20 @@ static const struct rt_test tests[] = {
      {"continued"},
      0},
     {"no_device",
+     run_no_device,
+     1,
+     {"stream created on the host\ngpucc: runtime error: mgpuModuleGetFunction: no code for "
+      "device 0 'CPU (",
+      " cores)' (host) in module 'kern', which carries code for: sm_80 sm_90 gfx90a; rebuild "
+      "with --offload-arch=host\n"},
+     {"continued", "no GPU found"},
+     0},
+    {"no_device_forced",
      run_stream_only,
      1,
-     {"gpucc: runtime error: no GPU found (CUDA: no device; HIP: /nonexistent not found "
-      "(from GPUCC_HIP_LIBRARY)); this program carries code for: sm_80 sm_90 gfx90a\n"},
-     {"continued"},
+     {"gpucc: runtime error: no GPU found (CUDA: no device; other backends not tried: "
+      "GPUCC_BACKEND=cuda); this program carries code for: sm_80 sm_90 gfx90a\n"},
+     {"continued", "host"},
      0},
     {"forced_hip",
      run_stream_only,
@@ -548,7 +586,16 @@ static const struct rt_test tests[] = {
     {"forced_bogus",
      run_stream_only,
      1,
-     {"gpucc: runtime error: GPUCC_BACKEND='bogus' is not a backend (known: cuda, hip)"},
+     {"gpucc: runtime error: GPUCC_BACKEND='bogus' is not a backend (known: cuda, hip, host)"},
+     {"continued"},
+     0},
+    {"forced_host",
+     run_forced_host,
+     1,
+     {"stream created on the host\ngpucc: runtime error: mgpuModuleGetFunction: no code for "
+      "device 0 'CPU (",
+      " cores)' (host) in module 'kern', which carries code for: sm_80 sm_90 gfx90a; rebuild "
+      "with --offload-arch=host\n"},
      {"continued"},
      0},
     {"plain", run_plain, 0, {0}, {"gpucc"}, 0},

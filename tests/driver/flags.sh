@@ -1,0 +1,97 @@
+#!/bin/sh
+# One check per driver flag: exit status and effect. Glue around real tools.
+# Usage: flags.sh GPUCC FATBIN_TOOL READELF MLIR_OPT PROGRAM.mlir
+set -eu
+gpucc=$1 fatbin=$2 readelf=$3 mlir_opt=$4 prog=$5
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/tmp"
+export TMPDIR="$work/tmp"
+cd "$work"
+fails=0
+check() { # check NAME CONDITION-COMMAND...
+  name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
+}
+no_temps() { [ -z "$(ls -A "$work/tmp")" ]; }
+
+# --version, --help
+"$gpucc" --version >out 2>err
+check version grep -Eq '^gpucc [0-9]+\.[0-9]+\.[0-9]+ \(MLIR/LLVM 22\.' out
+"$gpucc" --help >out 2>err
+check help_options grep -q -- '--offload-arch=<list>' out
+check help_default grep -q '^default targets: sm_80,sm_90,gfx90a,gfx942,host$' out
+
+# -###: prints the jobs (ptxas when there is one, the link), runs nothing
+"$gpucc" -### "$prog" -o app >out 2>err
+check dryrun_lists_link grep -q '^cc -o app ' out
+check dryrun_lists_device grep -q '^# gpucc: lower .* for gfx942 ->' out
+check dryrun_quotes sh -n out
+check dryrun_no_output test ! -e app
+check dryrun_no_temps no_temps
+if grep -q "no ptxas found" err; then
+  check dryrun_no_ptxas_warning grep -q "NVIDIA targets get PTX only" err
+else
+  check dryrun_lists_ptxas grep -q 'ptxas -arch sm_90 -O2 .*\.ptx -o .*\.cubin$' out
+fi
+
+# -c with and without -o
+"$gpucc" -c "$prog" 2>err
+stem=$(basename "$prog" .mlir)
+check c_default_name test -f "$stem.o"
+check c_has_section sh -c "'$readelf' -S '$stem.o' | grep -q .gpucc_fatbin"
+check c_no_link test ! -e a.out
+"$gpucc" -c "$prog" -o k.o 2>err
+check c_named test -f k.o
+check c_no_temps no_temps
+
+# default output a.out, default targets include host, and it runs
+"$gpucc" "$prog" 2>err
+check default_a_out test -x a.out
+check default_targets sh -c "'$fatbin' list a.out | grep -q ' host  *host  *so '"
+check runs_on_cpu sh -c "./a.out | grep -q '^\[3,  3,'"
+
+# -o, -O levels and the object they produce
+for o in -O0 -O1 -O3; do
+  "$gpucc" $o --offload-arch=host "$prog" -o app$o 2>err
+  check "opt$o" sh -c "./app$o | grep -q '^\[3,  3,'"
+done
+"$gpucc" -O7 "$prog" -o bad 2>err && rc=0 || rc=$?
+check opt_invalid_status test "$rc" -eq 2
+
+# --offload-arch: repeatable, deduplicated, target ids with features
+"$gpucc" --offload-arch=host --offload-arch=host,gfx942:xnack- -c "$prog" -o t.o 2>err
+"$fatbin" list t.o | tail -n +2 | awk '{print $3, $4}' | sort >got
+printf 'gfx942:xnack- hsaco\nhost so\n' >want
+check offload_arch_list cmp -s want got
+
+# -v: every step with its time
+"$gpucc" -v --offload-arch=host "$prog" -o v 2>err
+check verbose_device grep -q '^gpucc: [0-9.]* s  device code for host' err
+check verbose_link grep -q '^gpucc: [0-9.]* s  link$' err
+check verbose_parse grep -q '^gpucc: [0-9.]* s  parse, verify and normalize' err
+
+# --save-temps keeps the intermediates and says where
+"$gpucc" --save-temps --offload-arch=host,gfx90a "$prog" -o s 2>err
+dir=$(sed -n "s/^gpucc: intermediate files kept in '\(.*\)'$/\1/p" err)
+check save_temps_dir test -d "$dir"
+check save_temps_files sh -c "ls '$dir' | grep -q '\.hsaco$' && ls '$dir' | grep -q '\.so$'"
+rm -rf "$dir"
+
+# -L, -l, -Wl, reach the linker
+"$gpucc" --offload-arch=host "$prog" -o l -L/usr/lib -lm -Wl,-z,now 2>err
+check linker_flags sh -c "'$readelf' -d l | grep -q 'BIND_NOW\|FLAGS.*NOW'"
+
+# .mlirbc input
+"$mlir_opt" --emit-bytecode "$prog" -o p.mlirbc
+"$gpucc" --offload-arch=host p.mlirbc -o bc 2>err
+check mlirbc sh -c "./bc | grep -q '^\[3,  3,'"
+
+# --cuda-path that does not exist
+"$gpucc" --cuda-path=/nonexistent "$prog" -o x 2>err && rc=0 || rc=$?
+check cuda_path_status test "$rc" -eq 1
+check cuda_path_message grep -q "^gpucc: error: --cuda-path '/nonexistent' is not a directory" err
+
+check no_temps_at_end no_temps
+[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }

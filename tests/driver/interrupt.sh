@@ -1,0 +1,44 @@
+#!/bin/sh
+# Ctrl-C in the middle of a compile: gpucc exits 130, leaves no temp file
+# and no output, and its child tools die with it. Usage: interrupt.sh GPUCC
+set -eu
+gpucc=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/tmp"
+
+# A program big enough to keep gpucc busy for a few seconds.
+{
+  echo 'module attributes {gpu.container_module} {'
+  echo '  gpu.module @big {'
+  i=0
+  while [ $i -lt 300 ]; do
+    echo "    gpu.func @k$i(%b: memref<?xf32>) kernel {"
+    echo '      %t = gpu.thread_id x'
+    echo '      %v = memref.load %b[%t] : memref<?xf32>'
+    echo '      %e = math.exp %v : f32'
+    echo '      %s = math.sqrt %e : f32'
+    echo '      memref.store %s, %b[%t] : memref<?xf32>'
+    echo '      gpu.return'
+    echo '    }'
+    i=$((i + 1))
+  done
+  echo '  }'
+  echo '}'
+} >"$work/big.mlir"
+
+TMPDIR="$work/tmp" "$gpucc" --offload-arch=sm_80,sm_90,gfx90a,gfx942,host -c "$work/big.mlir" -o "$work/big.o" 2>"$work/err" &
+pid=$!
+# Wait until it has started working (its temp directory exists), then a bit.
+n=0
+while [ -z "$(ls -A "$work/tmp")" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+sleep 0.5
+kill -INT $pid
+rc=0
+wait $pid || rc=$?
+fail=0
+[ "$rc" -eq 130 ] || { echo "FAIL: exit status $rc, want 130" >&2; cat "$work/err" >&2; fail=1; }
+[ -z "$(ls -A "$work/tmp")" ] || { echo "FAIL: temp files left: $(ls -R "$work/tmp")" >&2; fail=1; }
+[ -z "$(ls "$work" | grep -v '^\(tmp\|big.mlir\|err\)$')" ] || { echo "FAIL: output left: $(ls "$work")" >&2; fail=1; }
+[ $fail -eq 0 ] && echo "ok: interrupted after $((n * 50 + 500)) ms, exit 130, nothing left"
+exit $fail
