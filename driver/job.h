@@ -13,6 +13,7 @@
 
 #include <mlir-c/IR.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* One MLIR input file on its way to an object file. */
 struct unit {
@@ -27,6 +28,9 @@ struct unit {
   const char **blob_paths;   /* [module]: the fat-binary blob */
   const char *obj_path;      /* host object, with the blobs embedded */
   const char *obj_final;     /* with -c: where obj_path is renamed to */
+  const char *host_mlir_path; /* --emit=mlir-host: temp file, or NULL */
+  const char *device_mlir_path; /* --emit=mlir-device: temp file, or NULL */
+  const char *host_ll_path;   /* --emit=llvm / -S: temp file, or NULL */
   struct host_info host;
 };
 
@@ -37,6 +41,8 @@ enum job_kind {
   JOB_HOST,   /* in-process: embed blobs, lower host code, emit object */
 };
 
+enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
+
 struct job {
   enum job_kind kind;
   char *what;   /* "ptxas: @kernels for sm_90" */
@@ -44,6 +50,11 @@ struct job {
   struct unit *unit;
   size_t target; /* JOB_DEVICE, JOB_BUNDLE: index into options.targets */
   size_t module; /* JOB_BUNDLE */
+  size_t *deps;  /* indices of jobs that must be done first */
+  size_t ndeps;
+  enum job_state state;
+  pid_t pid;     /* while running in a child */
+  double started;
 };
 
 struct plan {
@@ -57,11 +68,18 @@ struct plan {
   const char *link_tmp; /* temp output renamed to opts->output */
 };
 
+/* After a successful run: copies the stage asked for with --emit=/-S to its
+ * output(s), and writes the depfile of -MD. Returns 0 or -1 (reported). */
+int plan_finish(struct plan *p);
+
 /* Parses the inputs and builds the job list. Returns 0 or -1 (reported). */
 int plan_build(struct plan *p, const struct options *o);
 /* Prints every job (-###). */
 void plan_print(const struct plan *p);
-/* Runs the jobs in order; stops at the first failure. Returns 0 or -1. */
+/* Runs the jobs, device jobs and tools up to -j at once (device jobs in
+ * forked children, so an LLVM fatal error ends only its job), each as soon
+ * as its dependencies are done. At the first failure the running jobs are
+ * killed and waited for. Returns 0 or -1 (reported). */
 int plan_run(struct plan *p);
 
 #endif

@@ -51,6 +51,7 @@ int main(int argc, char **argv) {
     }
   }
   diag_set_werror(o.werror);
+  diag_set_color(o.color == COLOR_ALWAYS ? 1 : o.color == COLOR_NEVER ? 0 : -1);
   tmp_set_keep(o.save_temps);
 
   double t0 = now();
@@ -63,8 +64,8 @@ int main(int argc, char **argv) {
   if (rc == 0 && diag_error_count() == 0) {
     if (o.dry_run)
       plan_print(&plan);
-    else
-      rc = plan_run(&plan);
+    else if ((rc = plan_run(&plan)) == 0)
+      rc = plan_finish(&plan);
   }
   if (diag_error_count() > 0)
     rc = -1;

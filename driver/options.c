@@ -2,14 +2,18 @@
 #include "options.h"
 
 #include "diag.h"
+#include "native.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum opt_id {
-  OPT_OUTPUT, OPT_COMPILE, OPT_OPT, OPT_OFFLOAD_ARCH, OPT_VERBOSE, OPT_DRY_RUN, OPT_SAVE_TEMPS,
-  OPT_CUDA_PATH, OPT_ROCM_PATH, OPT_LIB, OPT_LIBDIR, OPT_WL, OPT_WERROR, OPT_HELP, OPT_VERSION,
+  OPT_OUTPUT, OPT_COMPILE, OPT_ASM, OPT_EMIT, OPT_OPT, OPT_DEBUG, OPT_OFFLOAD_ARCH, OPT_VERBOSE,
+  OPT_DRY_RUN, OPT_SAVE_TEMPS, OPT_CUDA_PATH, OPT_ROCM_PATH, OPT_LIB, OPT_LIBDIR, OPT_WL,
+  OPT_XLINKER, OPT_XPTXAS, OPT_SHARED, OPT_FPIC, OPT_LANG, OPT_MD, OPT_MMD, OPT_MF, OPT_MT,
+  OPT_JOBS, OPT_COLOR, OPT_COLOR_FLAG, OPT_NO_COLOR, OPT_NO_CACHE, OPT_WERROR, OPT_HELP,
+  OPT_VERSION,
 };
 
 enum opt_form {
@@ -30,14 +34,32 @@ struct opt_spec {
 static const struct opt_spec table[] = {
     {OPT_OUTPUT, "-o", FORM_SEPARATE, "<file>", "write the output to <file> (default a.out, or <input>.o with -c)"},
     {OPT_COMPILE, "-c", FORM_FLAG, NULL, "compile to an object file with the fat binary embedded; do not link"},
+    {OPT_ASM, "-S", FORM_FLAG, NULL, "write the host LLVM IR (<input>.ll), like --emit=llvm"},
+    {OPT_EMIT, "--emit", FORM_EQUALS, "<stage>",
+     "write one stage: mlir-host, mlir-device, llvm, ptx, cubin, hsaco, fatbin, obj"},
     {OPT_OPT, "-O", FORM_JOINED, "<0-3>", "optimization level for host and device code (default -O2)"},
+    {OPT_DEBUG, "-g", FORM_FLAG, NULL, "line information in host and device code"},
     {OPT_OFFLOAD_ARCH, "--offload-arch", FORM_EQUALS, "<list>",
-     "GPU targets, comma separated, repeatable: sm_XX, sm_XXa, gfxXXX, gfxXXX:xnack-"},
+     "targets, comma separated, repeatable: sm_XX, sm_XXa, gfxXXX, gfxXXX:xnack-, host, native, all"},
+    {OPT_SHARED, "-shared", FORM_FLAG, NULL, "link a shared library (it carries its GPU code)"},
+    {OPT_FPIC, "-fPIC", FORM_FLAG, NULL, "accepted for compatibility: gpucc's code is always position-independent"},
+    {OPT_LANG, "-x", FORM_SEPARATE, "<lang>", "treat the following inputs as <lang>: mlir, c, or none (by suffix)"},
     {OPT_CUDA_PATH, "--cuda-path", FORM_EQUALS, "<dir>", "CUDA toolkit for ptxas and libdevice (default $CUDA_PATH, /usr/local/cuda)"},
     {OPT_ROCM_PATH, "--rocm-path", FORM_EQUALS, "<dir>", "ROCm tree for AMD device libraries (default $ROCM_PATH, Debian's rocm-device-libs)"},
     {OPT_LIBDIR, "-L", FORM_SEPARATE, "<dir>", "add <dir> to the linker's search path"},
     {OPT_LIB, "-l", FORM_SEPARATE, "<lib>", "link with library <lib>"},
     {OPT_WL, "-Wl,", FORM_JOINED, "<args>", "pass comma-separated <args> to the linker"},
+    {OPT_XLINKER, "-Xlinker", FORM_SEPARATE, "<arg>", "pass <arg> to the linker"},
+    {OPT_XPTXAS, "-Xptxas", FORM_SEPARATE, "<arg>", "pass <arg> to ptxas"},
+    {OPT_MD, "-MD", FORM_FLAG, NULL, "write a depfile (Make/Ninja syntax) while compiling"},
+    {OPT_MMD, "-MMD", FORM_FLAG, NULL, "same as -MD (MLIR inputs have no system headers)"},
+    {OPT_MF, "-MF", FORM_SEPARATE, "<file>", "name of the depfile (default: the output with .d)"},
+    {OPT_MT, "-MT", FORM_SEPARATE, "<target>", "target named in the depfile (default: the output)"},
+    {OPT_JOBS, "-j", FORM_SEPARATE, "<n>", "run up to <n> device jobs at once (default: number of cores)"},
+    {OPT_NO_CACHE, "--no-cache", FORM_FLAG, NULL, "do not use the device object cache ($GPUCC_CACHE_DIR)"},
+    {OPT_COLOR, "-fdiagnostics-color", FORM_EQUALS, "<when>", "color diagnostics: auto (default), always, never"},
+    {OPT_COLOR_FLAG, "-fdiagnostics-color", FORM_FLAG, NULL, "same as -fdiagnostics-color=always"},
+    {OPT_NO_COLOR, "-fno-diagnostics-color", FORM_FLAG, NULL, "same as -fdiagnostics-color=never"},
     {OPT_WERROR, "-Werror", FORM_FLAG, NULL, "treat warnings as errors"},
     {OPT_VERBOSE, "-v", FORM_FLAG, NULL, "print each step as it runs, with its time"},
     {OPT_DRY_RUN, "-###", FORM_FLAG, NULL, "print the steps (shell-quoted) and run nothing"},
@@ -55,6 +77,8 @@ void options_print_help(const char *argv0) {
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
     char left[64];
     const struct opt_spec *s = &table[i];
+    if (s->id == OPT_COLOR_FLAG)
+      continue; /* shown with its =<when> form */
     snprintf(left, sizeof left, "%s%s%s", s->name,
              s->form == FORM_EQUALS ? "=" : s->form == FORM_SEPARATE ? " " : "", s->meta ? s->meta : "");
     printf("  %-24s %s\n", left, s->help);
@@ -73,12 +97,20 @@ static int add_input(struct options *o, enum input_kind kind, const char *arg) {
   return 0;
 }
 
+static int add_targets(struct options *o, const char *list);
+
 static int add_targets(struct options *o, const char *list) {
   char *copy = strdup(list);
   if (!copy)
     BUG("out of memory");
   int rc = 0;
   for (char *save, *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(tok, "all") || !strcmp(tok, "native")) {
+      char *expanded = !strcmp(tok, "all") ? target_all_list() : native_arch_list();
+      rc = expanded ? add_targets(o, expanded) : -1;
+      free(expanded);
+      continue;
+    }
     struct target t;
     if (target_parse(tok, &t) != 0) {
       rc = -1;
@@ -107,7 +139,16 @@ static const char *suffix_of(const char *path) {
   return dot ? dot : "";
 }
 
+/* The language forced by -x, or NULL for "by suffix". */
+static const char *forced_lang;
+
 static int classify(struct options *o, const char *path) {
+  if (forced_lang && !strcmp(forced_lang, "mlir"))
+    return add_input(o, INPUT_MLIR, path);
+  if (forced_lang && !strcmp(forced_lang, "c"))
+    return add_input(o, INPUT_C, path);
+  if (!strcmp(path, "-"))
+    return diag_error("reading from standard input ('-') needs '-x mlir'");
   const char *sfx = suffix_of(path);
   if (!strcmp(sfx, ".mlir") || !strcmp(sfx, ".mlirbc"))
     return add_input(o, INPUT_MLIR, path);
@@ -150,6 +191,66 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
     snprintf(a, n, "-Wl,%s", val);
     return add_input(o, INPUT_LINKER, a);
   }
+  case OPT_ASM: o->mode = MODE_EMIT; o->emit = EMIT_LLVM; return 0;
+  case OPT_EMIT: {
+    static const char *const names[] = {"", "mlir-host", "mlir-device", "llvm", "ptx",
+                                        "cubin", "hsaco", "fatbin", "obj"};
+    for (int k = 1; k < (int)(sizeof names / sizeof names[0]); k++)
+      if (!strcmp(val, names[k])) {
+        o->emit = (enum emit_stage)k;
+        o->mode = k == EMIT_OBJ ? MODE_COMPILE : MODE_EMIT;
+        return 0;
+      }
+    return diag_error("unknown stage '--emit=%s' (expected mlir-host, mlir-device, llvm, ptx, "
+                      "cubin, hsaco, fatbin or obj)", val);
+  }
+  case OPT_DEBUG: o->debug_info = 1; return 0;
+  case OPT_SHARED: o->shared = 1; return 0;
+  case OPT_FPIC: return 0;
+  case OPT_LANG:
+    if (!strcmp(val, "none"))
+      forced_lang = NULL;
+    else if (!strcmp(val, "mlir") || !strcmp(val, "c"))
+      forced_lang = val;
+    else
+      return diag_error("unknown language '-x %s' (expected mlir, c or none)", val);
+    return 0;
+  case OPT_XLINKER:
+    add_input(o, INPUT_LINKER, "-Xlinker");
+    return add_input(o, INPUT_LINKER, val);
+  case OPT_XPTXAS: {
+    const char **n = realloc(o->ptxas_args, (o->nptxas_args + 1) * sizeof *n);
+    if (!n)
+      BUG("out of memory");
+    o->ptxas_args = n;
+    o->ptxas_args[o->nptxas_args++] = val;
+    return 0;
+  }
+  case OPT_MD:
+  case OPT_MMD: o->depfile = 1; return 0;
+  case OPT_MF: o->dep_output = val; return 0;
+  case OPT_MT: o->dep_target = val; return 0;
+  case OPT_JOBS: {
+    char *end;
+    long n = strtol(val, &end, 10);
+    if (*end || n < 1 || n > 1024)
+      return diag_error("invalid job count '-j %s' (expected 1 to 1024)", val);
+    o->jobs = (int)n;
+    return 0;
+  }
+  case OPT_NO_CACHE: o->use_cache = 0; return 0;
+  case OPT_COLOR:
+    if (!strcmp(val, "auto"))
+      o->color = COLOR_AUTO;
+    else if (!strcmp(val, "always"))
+      o->color = COLOR_ALWAYS;
+    else if (!strcmp(val, "never"))
+      o->color = COLOR_NEVER;
+    else
+      return diag_error("invalid argument '%s' to -fdiagnostics-color= (expected auto, always or never)", val);
+    return 0;
+  case OPT_COLOR_FLAG: o->color = COLOR_ALWAYS; return 0;
+  case OPT_NO_COLOR: o->color = COLOR_NEVER; return 0;
   case OPT_WERROR: o->werror = 1; return 0;
   case OPT_VERBOSE: o->verbose = 1; return 0;
   case OPT_DRY_RUN: o->dry_run = 1; return 0;
@@ -163,11 +264,11 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
 int options_parse(int argc, char **argv, struct options *o) {
   memset(o, 0, sizeof *o);
   o->opt_level = 2;
+  o->use_cache = 1;
+  forced_lang = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] != '-' || a[1] == '\0') {
-      if (a[0] == '-')
-        return diag_error("reading from stdin ('-') is not supported yet");
       if (classify(o, a) != 0)
         return -1;
       continue;
@@ -189,7 +290,7 @@ int options_parse(int argc, char **argv, struct options *o) {
       case FORM_EQUALS:
         if (!strncmp(a, s->name, n) && a[n] == '=')
           match = s, val = a + n + 1;
-        else if (!strcmp(a, s->name)) {
+        else if (!strcmp(a, s->name) && s->name[1] == '-') { /* "--opt value" */
           if (i + 1 >= argc)
             return diag_error("missing argument to '%s'", a);
           match = s, val = argv[++i];
@@ -217,4 +318,5 @@ int options_parse(int argc, char **argv, struct options *o) {
 void options_free(struct options *o) {
   free(o->targets);
   free(o->inputs);
+  free(o->ptxas_args);
 }

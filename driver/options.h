@@ -15,10 +15,29 @@ enum input_kind { INPUT_MLIR, INPUT_C, INPUT_LINKER /* .o .a .so, -l, -Wl, */ };
 
 struct input {
   enum input_kind kind;
-  const char *arg; /* path, or the linker argument itself */
+  const char *arg; /* path ("-" for stdin), or the linker argument itself */
 };
 
-enum driver_mode { MODE_LINK, MODE_COMPILE /* -c */ };
+enum driver_mode {
+  MODE_LINK,    /* executable, or shared library with -shared */
+  MODE_COMPILE, /* -c: object file */
+  MODE_EMIT,    /* -S or --emit=: one intermediate stage */
+};
+
+/* What --emit= (or -S, which means --emit=llvm) writes. */
+enum emit_stage {
+  EMIT_NONE,
+  EMIT_MLIR_HOST,   /* host module after lowering to the LLVM dialect */
+  EMIT_MLIR_DEVICE, /* the normalized module, gpu.modules and all */
+  EMIT_LLVM,        /* host LLVM IR */
+  EMIT_PTX,         /* per gpu.module and NVIDIA target */
+  EMIT_CUBIN,
+  EMIT_HSACO,
+  EMIT_FATBIN,      /* per gpu.module: the blob */
+  EMIT_OBJ,         /* same as -c */
+};
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
   enum driver_mode mode;
@@ -28,6 +47,17 @@ struct options {
   int dry_run;        /* -### */
   int save_temps;
   int werror;
+  int debug_info;      /* -g */
+  int shared;          /* -shared */
+  int jobs;            /* -j: device jobs at once; 0 = number of cores */
+  int use_cache;       /* off with --no-cache */
+  enum emit_stage emit;
+  enum color_mode color;
+  int depfile;         /* -MD / -MMD */
+  const char *dep_output; /* -MF */
+  const char *dep_target; /* -MT */
+  const char **ptxas_args; /* -Xptxas, in order */
+  size_t nptxas_args;
   const char *cuda_path;
   const char *rocm_path;
   struct target *targets;

@@ -39,6 +39,14 @@ static char *xasprintf(const char *fmt, ...) {
   return s;
 }
 
+static void add_dep(struct job *j, size_t dep) {
+  size_t *n = realloc(j->deps, (j->ndeps + 1) * sizeof *n);
+  if (!n)
+    BUG("out of memory");
+  j->deps = n;
+  j->deps[j->ndeps++] = dep;
+}
+
 static struct job *add_job(struct plan *p, enum job_kind kind, struct unit *u, char *what) {
   struct job *n = realloc(p->jobs, (p->njobs + 1) * sizeof *n);
   if (!n)
@@ -78,6 +86,17 @@ static int plan_unit(struct plan *p, struct unit *u) {
     u->module_names[m] = frontend_symbol_name(mods[m]);
   free(mods);
   u->host.needs_runner_utils = lowering_needs_runner_utils(u->module);
+  if (o->emit == EMIT_MLIR_DEVICE) {
+    /* The normalized module as it is now: nothing to compile. */
+    u->device_mlir_path = tmp_path("device", ".mlir");
+    if (!u->device_mlir_path || lowering_print_op(mlirModuleGetOperation(u->module), u->device_mlir_path) != 0)
+      return -1;
+    return 0;
+  }
+  if (o->emit == EMIT_MLIR_HOST)
+    u->host_mlir_path = tmp_path("host", ".mlir");
+  if (o->emit == EMIT_LLVM)
+    u->host_ll_path = tmp_path("host", ".ll");
 
   char *stem = stem_of(u->input);
   for (size_t m = 0; m < u->nmodules; m++)
@@ -93,10 +112,12 @@ static int plan_unit(struct plan *p, struct unit *u) {
         u->linked_paths[m * o->ntargets + t] = tmp_path(name, ".so");
       free(name);
     }
+  size_t first_device = p->njobs;
   for (size_t t = 0; t < o->ntargets; t++) {
     struct job *j = add_job(p, JOB_DEVICE, u, xasprintf("device code for %s: %s", o->targets[t].id, u->input));
     j->target = t;
   }
+  size_t first_tool = p->njobs;
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const char *linked = u->linked_paths[m * o->ntargets + t];
@@ -111,18 +132,30 @@ static int plan_unit(struct plan *p, struct unit *u) {
         char *args[] = {"cc", "-shared", "-o", (char *)linked, (char *)dev, "-lm", NULL};
         memcpy(argv, args, sizeof args);
         j->argv = argv;
+        j->module = m;
+        add_dep(j, first_device + t);
         continue;
       }
       struct job *j = add_job(p, JOB_TOOL, u, xasprintf("ptxas: @%s for %s", u->module_names[m], o->targets[t].id));
-      j->argv = lowering_ptxas_argv(&p->tc, &o->targets[t], o->opt_level, dev, linked);
+      j->argv = lowering_ptxas_argv(&p->tc, &o->targets[t], o->opt_level, o->debug_info,
+                                    o->ptxas_args, o->nptxas_args, dev, linked);
+      j->module = m;
+      add_dep(j, first_device + t);
     }
   for (size_t m = 0; m < u->nmodules; m++) {
     char *name = xasprintf("%s-%s", stem, u->module_names[m]);
     u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
     free(name);
+    size_t end_tools = p->njobs;
     struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", u->module_names[m]));
     j->module = m;
+    for (size_t t = 0; t < o->ntargets; t++)
+      add_dep(j, first_device + t);
+    for (size_t k = first_tool; k < end_tools; k++)
+      if (p->jobs[k].kind == JOB_TOOL && p->jobs[k].module == m)
+        add_dep(j, k);
   }
+  size_t end_bundles = p->njobs;
   if (o->mode == MODE_COMPILE) {
     u->obj_final = o->output ? o->output : xasprintf("%s.o", stem);
     u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
@@ -132,7 +165,11 @@ static int plan_unit(struct plan *p, struct unit *u) {
   free(stem);
   if (!u->obj_path)
     return -1;
-  add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
+  struct job *host = add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
+  /* After every bundle (and so every device job) of this unit: the host job
+   * rewrites the module that device jobs read. */
+  for (size_t k = first_device; k < end_bundles; k++)
+    add_dep(host, k);
   return 0;
 }
 
@@ -179,6 +216,8 @@ static int plan_link(struct plan *p) {
   if (!argv)
     BUG("out of memory");
   argv[k++] = "cc";
+  if (o->shared)
+    argv[k++] = "-shared";
   argv[k++] = "-o";
   argv[k++] = (char *)p->link_tmp;
   int runner_utils = 0;
@@ -234,6 +273,8 @@ int plan_build(struct plan *p, const struct options *o) {
     return -1;
   if (o->mode == MODE_COMPILE && o->output && o->ninputs > 1)
     return diag_error("cannot specify -o with -c and several inputs");
+  if (o->mode != MODE_LINK && nmlir == 0)
+    return diag_error("-c, -S and --emit= need an MLIR input");
 
   p->units = calloc(nmlir + 1, sizeof *p->units);
   if (!p->units)

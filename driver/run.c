@@ -8,10 +8,14 @@
 #include "proc.h"
 #include "tmp.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void) {
   struct timespec ts;
@@ -128,7 +132,9 @@ static int run_host(struct plan *p, struct job *j) {
   free(sizes);
   if (rc == 0) {
     int needs = u->host.needs_runner_utils;
-    rc = lowering_host(u->module, p->opts->opt_level, u->obj_path, NULL, &u->host);
+    const struct options *o = p->opts;
+    rc = lowering_host(u->module, o->opt_level, o->debug_info, u->obj_path, u->host_mlir_path,
+                       u->host_ll_path, &u->host);
     u->host.needs_runner_utils |= needs;
   }
   if (rc == 0 && u->obj_final)
@@ -148,7 +154,8 @@ static int run_job(struct plan *p, struct job *j) {
       BUG("out of memory");
     for (size_t m = 0; m < u->nmodules; m++)
       paths[m] = u->device_paths[m * o->ntargets + j->target];
-    int rc = lowering_device(u->module, &o->targets[j->target], &p->tc, o->opt_level, paths);
+    int rc = lowering_device(u->module, &o->targets[j->target], &p->tc, o->opt_level,
+                             o->debug_info, paths);
     free(paths);
     return rc;
   }
@@ -160,18 +167,131 @@ static int run_job(struct plan *p, struct job *j) {
   return -1;
 }
 
-int plan_run(struct plan *p) {
-  int verbose = p->opts->verbose;
-  double total = now();
+static int ready(const struct plan *p, const struct job *j) {
+  for (size_t k = 0; k < j->ndeps; k++)
+    if (p->jobs[j->deps[k]].state != JOB_DONE)
+      return 0;
+  return 1;
+}
+
+/* Starts job j without waiting: device jobs in a forked child (which has
+ * the parsed module already), tools with posix_spawn. */
+static int start_job(struct plan *p, struct job *j) {
+  if (j->kind == JOB_TOOL)
+    return spawn_start(j->argv, NULL, j->what, &j->pid);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0)
+    return diag_error("cannot fork for %s: %s", j->what, strerror(errno));
+  if (pid == 0) {
+    /* The child never returns into the driver and never runs atexit
+     * handlers: the temp registry belongs to the parent. */
+    int rc = run_job(p, j);
+    fflush(NULL);
+    _exit(rc == 0 ? 0 : 1);
+  }
+  spawn_track(pid);
+  j->pid = pid;
+  return 0;
+}
+
+static void kill_running(struct plan *p) {
+  for (size_t i = 0; i < p->njobs; i++)
+    if (p->jobs[i].state == JOB_RUNNING && p->jobs[i].pid > 0)
+      kill(p->jobs[i].pid, SIGTERM);
   for (size_t i = 0; i < p->njobs; i++) {
     struct job *j = &p->jobs[i];
-    if (verbose)
-      print_job(stderr, p, j);
-    double t0 = now();
-    if (run_job(p, j) != 0)
+    if (j->state != JOB_RUNNING || j->pid <= 0)
+      continue;
+    int status;
+    while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+      ;
+    spawn_untrack(j->pid);
+    j->state = JOB_DONE;
+  }
+}
+
+static int job_limit(const struct options *o) {
+  if (o->jobs > 0)
+    return o->jobs;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+int plan_run(struct plan *p) {
+  int verbose = p->opts->verbose;
+  int limit = job_limit(p->opts);
+  double total = now();
+  size_t done = 0;
+  int running = 0;
+  while (done < p->njobs) {
+    int progress = 0;
+    for (size_t i = 0; i < p->njobs; i++) {
+      struct job *j = &p->jobs[i];
+      if (j->state != JOB_PENDING || !ready(p, j))
+        continue;
+      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_HOST;
+      if (!in_parent && running >= limit)
+        continue;
+      if (verbose)
+        print_job(stderr, p, j);
+      j->started = now();
+      progress = 1;
+      if (in_parent) {
+        /* Bundles and host code are short and need the parent's state. */
+        if (run_job(p, j) != 0) {
+          kill_running(p);
+          return -1;
+        }
+        j->state = JOB_DONE;
+        done++;
+        if (verbose)
+          fprintf(stderr, "gpucc: %.3f s  %s\n", now() - j->started, j->what);
+        continue;
+      }
+      if (start_job(p, j) != 0) {
+        kill_running(p);
+        return -1;
+      }
+      j->state = JOB_RUNNING;
+      running++;
+    }
+    if (done == p->njobs)
+      break;
+    if (running == 0) {
+      if (!progress)
+        BUG("job graph has a cycle");
+      continue;
+    }
+    int status;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR)
+        continue;
+      BUG("waitpid failed with jobs running");
+    }
+    spawn_untrack(pid);
+    struct job *j = NULL;
+    for (size_t i = 0; i < p->njobs && !j; i++)
+      if (p->jobs[i].state == JOB_RUNNING && p->jobs[i].pid == pid)
+        j = &p->jobs[i];
+    if (!j)
+      continue; /* not ours (a probe reaped elsewhere) */
+    running--;
+    j->state = JOB_DONE;
+    done++;
+    int ok = j->kind == JOB_TOOL ? spawn_check_status(status, j->argv[0], j->what) == 0
+                                 : WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!ok) {
+      if (j->kind != JOB_TOOL && WIFSIGNALED(status))
+        diag_error("%s: killed by signal %d", j->what, WTERMSIG(status));
+      else if (j->kind != JOB_TOOL && diag_error_count() == 0)
+        diag_error("%s failed", j->what); /* the child reported the details */
+      kill_running(p);
       return -1;
+    }
     if (verbose)
-      fprintf(stderr, "gpucc: %.3f s  %s\n", now() - t0, j->what);
+      fprintf(stderr, "gpucc: %.3f s  %s\n", now() - j->started, j->what);
   }
   if (p->link_argv) {
     if (verbose)

@@ -1,31 +1,31 @@
 /* fatbin.h: gpucc's fat-binary archive, the one file format gpucc owns.
  *
- * One archive holds every device object compiled from one gpu.module: a cubin
- * and a PTX per NVIDIA target, an hsaco per AMD target, a shared object for
- * the host target. The driver writes it (fatbin_write) and embeds it in the
- * host object; the runtime reads it back (fatbin_open) and picks one object.
- *
- * On disk an archive ("blob") is a fixed 24-byte header followed by a tar
- * archive (ustar, written and read with libarchive):
+ * One archive ("blob") holds every device object compiled from one
+ * gpu.module: a cubin and a PTX per NVIDIA target, an hsaco per AMD target, a
+ * shared object for the host target. The driver writes it (fatbin_write_ex)
+ * and embeds it in the host object, in the ELF section ".gpucc_fatbin"; the
+ * runtime reads its index (fatbin_open), picks one object and inflates only
+ * that object's frame (fatbin_read_object). The format is specified in
+ * docs/fatbin.md; in short:
  *
  *   offset 0   8 bytes  magic "GPUCCFAT"
- *   offset 8   u32 LE   format version (FATBIN_VERSION)
- *   offset 12  u32 LE   flags (0; reserved)
- *   offset 16  u64 LE   size in bytes of the tar archive that follows
+ *   offset 8   u32 LE   format version: 2 is written, 1 and 2 are read
+ *   offset 12  u32 LE   flags: FATBIN_FLAG_ZSTD, or 0 (version 1: always 0)
+ *   offset 16  u64 LE   size in bytes of the payload that follows
+ *   offset 24  payload  a ustar archive (written and read with libarchive),
+ *                       stored as it is, or (FATBIN_FLAG_ZSTD) as a sequence
+ *                       of zstd frames whose concatenated contents are it;
+ *                       zero bytes pad the blob to a multiple of 8
  *
- * The first tar member is "MANIFEST", a text file: a first line
- * "gpucc-fatbin <version>", then one line per object of space-separated
- * key=value fields: module= vendor= target= format= size= file=. Unknown keys
- * are ignored by readers, so later versions can add fields. The objects follow,
- * named "<module>/<target>.<format>", sorted, with fixed metadata (mtime 0,
- * uid/gid 0, mode 0644) so that the same objects give byte-identical blobs.
+ * The first tar member is MANIFEST, a text file naming every object with
+ * its target, features, size and SHA-256, and the gpucc and LLVM versions and
+ * code-affecting flags of the build. The objects follow as members
+ * "<module>/<target>.<format>", in a fixed order with fixed metadata, so the
+ * same objects and metadata always give byte-identical blobs.
  *
- * In an ELF file the blobs live in the section ".gpucc_fatbin", one per
- * gpu.module, each starting 8-byte aligned; zero bytes may pad between them.
- *
- * Nothing in this library prints: errors come back as a return code and a
- * message in the caller's buffer. It links libarchive only, never MLIR/LLVM,
- * because the runtime uses the reader too. */
+ * Nothing in this library prints: errors come back as -1 and a message in
+ * the caller's buffer (err, errlen; err may be NULL). It links libarchive and
+ * libzstd only, never MLIR/LLVM, because the runtime uses the reader too. */
 #ifndef GPUCC_FATBIN_H
 #define GPUCC_FATBIN_H
 
@@ -35,8 +35,13 @@
 #define FATBIN_MAGIC "GPUCCFAT"
 #define FATBIN_MAGIC_SIZE 8
 #define FATBIN_HEADER_SIZE 24
-#define FATBIN_VERSION 1
+#define FATBIN_VERSION 2     /* the version written */
+#define FATBIN_VERSION_MIN 1 /* the oldest version read */
+#define FATBIN_FLAG_ZSTD 1u  /* header flag: the payload is zstd frames */
 #define FATBIN_SECTION ".gpucc_fatbin"
+/* The largest object the writer accepts and the reader inflates. */
+#define FATBIN_MAX_OBJECT_SIZE ((size_t)1 << 30)
+#define FATBIN_SHA256_SIZE 32
 
 enum fatbin_vendor { FATBIN_VENDOR_NVIDIA, FATBIN_VENDOR_AMD, FATBIN_VENDOR_HOST };
 
@@ -47,8 +52,24 @@ enum fatbin_format {
   FATBIN_FORMAT_SO,    /* native shared object for the host target */
 };
 
-/* One object. All strings and data are borrowed: for fatbin_write they belong
- * to the caller; for entries of an open archive they belong to the archive. */
+/* How the writer stores the objects (--fatbin-compress=none|fast|size).
+ * Both compressed modes cut the tar into one zstd frame per (module, vendor)
+ * with a window spanning the frame, so near-duplicate objects of the same
+ * family (sm_80 and sm_90 cubins) compress against each other; they differ in
+ * the zstd level only: FAST (3) costs little at build time, SIZE (19) gives
+ * the smallest archives. Loading one object inflates the frame holding it. */
+enum fatbin_compress {
+  FATBIN_COMPRESS_NONE, /* plain tar: objects readable in place */
+  FATBIN_COMPRESS_FAST,
+  FATBIN_COMPRESS_SIZE,
+};
+#define FATBIN_COMPRESS_DEFAULT FATBIN_COMPRESS_SIZE
+
+/* One object. All strings and data are borrowed: for the writer they belong
+ * to the caller; for entries of an open archive they belong to the archive
+ * (and data is NULL there: the bytes come from fatbin_read_object). Callers
+ * that fill the struct positionally and leave `features` out get the
+ * zero value, "no features recorded". */
 struct fatbin_entry {
   const char *module; /* gpu.module symbol name */
   enum fatbin_vendor vendor;
@@ -56,44 +77,147 @@ struct fatbin_entry {
   enum fatbin_format format;
   const void *data;
   size_t size;
+  /* Code-generation features in LLVM's spelling, comma-separated, no spaces:
+   * the PTX ISA version for NVIDIA ("+ptx78"), xnack/sramecc for AMD
+   * ("+xnack,-sramecc"; a feature left out means "any"). NULL or "": none. */
+  const char *features;
 };
 
-/* Names as they appear in manifests and listings ("nvidia", "cubin", ...). */
+/* What built the archive. Strings are borrowed like entries'; any may be
+ * NULL (not recorded), and any text is allowed (the manifest escapes it). */
+struct fatbin_meta {
+  const char *gpucc_version; /* "0.1.0" */
+  const char *llvm_version;  /* "22.1.8" */
+  const char *flags;         /* the options that affect code, one string */
+};
+
+/* Names as they appear in manifests and listings ("nvidia", "cubin",
+ * "size"); NULL for a value out of range. */
 const char *fatbin_vendor_name(enum fatbin_vendor v);
 const char *fatbin_format_name(enum fatbin_format f);
+const char *fatbin_compress_name(enum fatbin_compress c);
 /* Inverse of the above; return 0 on success, -1 for an unknown name. */
 int fatbin_vendor_parse(const char *name, enum fatbin_vendor *out);
 int fatbin_format_parse(const char *name, enum fatbin_format *out);
+int fatbin_compress_parse(const char *name, enum fatbin_compress *out);
 
-/* Writes a blob (header + tar) holding the n entries into a malloc'ed buffer
- * that the caller frees. Entries are sorted by (module, target, format) first,
- * so the order given does not matter. Returns 0, or -1 with a message in err. */
+/* ---- writing (driver side) ------------------------------------------------
+ *
+ * Writes a blob holding the n entries into a malloc'ed buffer that the
+ * caller frees (*out; its size in *out_size, a multiple of 8). The order of
+ * the entries does not matter: they are sorted by (module, vendor, format,
+ * target, with numbers in targets compared by value). Module and target
+ * names must be printable ASCII without ' ', '=', '/' and not "." or "..";
+ * features likewise (or NULL); (module, target, format) must be unique;
+ * objects must be at most FATBIN_MAX_OBJECT_SIZE bytes. meta may be NULL.
+ * Same entries, meta and mode give the same bytes (with the same libzstd).
+ * Returns 0, or -1 with a message in err and *out NULL.
+ *
+ * What the driver passes, per gpu.module:
+ *   entries  one per object, with `features` set: "+ptxNN" from the PTX ISA
+ *            version chosen for the target (both its cubin and its PTX),
+ *            "+xnack"/"-xnack"/"+sramecc"/"-sramecc" as the AMD target id
+ *            asks (NULL for plain "gfx90a" and for host);
+ *   meta     gpucc_version = PROJECT_VERSION, llvm_version = the LLVM that
+ *            lowered the code (LLVM_VERSION_STRING), flags = the options that
+ *            change the objects, space-separated as on the command line
+ *            ("-O3 -g --offload-arch=sm_90,gfx942 -Xptxas -v");
+ *   mode     FATBIN_COMPRESS_DEFAULT unless --fatbin-compress= says otherwise
+ *            (parse its value with fatbin_compress_parse). */
+int fatbin_write_ex(const struct fatbin_entry *entries, size_t n,
+                    const struct fatbin_meta *meta, enum fatbin_compress mode,
+                    void **out, size_t *out_size, char *err, size_t errlen);
+/* fatbin_write_ex(entries, n, NULL, FATBIN_COMPRESS_DEFAULT, ...). */
 int fatbin_write(const struct fatbin_entry *entries, size_t n, void **out,
                  size_t *out_size, char *err, size_t errlen);
 
-/* True when data starts with a blob header (magic and a known version). */
+/* ---- reading (runtime and tool side) ------------------------------------ */
+
+/* True when data starts with a blob header (magic and a version this reader
+ * knows). */
 int fatbin_is_blob(const void *data, size_t size);
 
-/* An archive read into memory. Owns copies of every entry's bytes. */
+/* An archive's index: the manifest, parsed and checked against the payload.
+ * It borrows the blob, which must stay in place until fatbin_close. */
 struct fatbin;
 
-/* Parses a blob. Every size is checked against `size`; a truncated or
- * corrupted blob is an error, never a crash. On success *out owns the data
- * and must be released with fatbin_close. Returns 0, or -1 with err set. */
+/* Parses a blob's header and manifest; reads no object (a compressed blob
+ * inflates only its small manifest frame). Every size and offset is checked
+ * against the bytes present; a truncated, corrupted or hostile blob is an
+ * error, never a crash or an allocation beyond a fixed cap. Trailing bytes
+ * after the blob are ignored. Returns 0 with *out to release with
+ * fatbin_close, or -1 with err set and *out NULL. */
 int fatbin_open(const void *blob, size_t size, struct fatbin **out, char *err,
                 size_t errlen);
-size_t fatbin_count(const struct fatbin *fb);
-const struct fatbin_entry *fatbin_get(const struct fatbin *fb, size_t i);
-/* Size of the whole blob (header + archive) as read. */
-size_t fatbin_blob_size(const struct fatbin *fb);
-void fatbin_close(struct fatbin *fb);
+void fatbin_close(struct fatbin *fb); /* NULL is allowed */
 
-/* Finds the blobs of a file image: if data is an ELF file, every blob in its
+unsigned fatbin_version(const struct fatbin *fb);    /* 1 or 2 */
+size_t fatbin_blob_size(const struct fatbin *fb);    /* header + payload */
+int fatbin_is_compressed(const struct fatbin *fb);   /* FATBIN_FLAG_ZSTD set */
+/* The build's versions and flags; fields NULL where not recorded (always
+ * for version 1). Never NULL itself for an open archive. */
+const struct fatbin_meta *fatbin_get_meta(const struct fatbin *fb);
+/* The compression mode named in the manifest ("none", "fast", "size"), or
+ * NULL when it names none (version 1). */
+const char *fatbin_compress_mode(const struct fatbin *fb);
+
+/* The objects, in archive order. Entries of a vendor or format this reader
+ * does not know are skipped (a later gpucc may add some); fatbin_skipped
+ * counts them. fatbin_get returns NULL for i out of range; its entry's data
+ * is NULL. */
+size_t fatbin_count(const struct fatbin *fb);
+size_t fatbin_skipped(const struct fatbin *fb);
+const struct fatbin_entry *fatbin_get(const struct fatbin *fb, size_t i);
+
+/* How object i is stored, for tools. */
+struct fatbin_object_info {
+  const char *file;   /* tar member name, "<module>/<target>.<format>" */
+  size_t stored_size; /* bytes it takes in the payload (compressed, with its
+                         tar header) or its size when stored as it is */
+  unsigned frame;     /* zstd frame holding it (1-based); 0 when stored */
+  size_t offset;      /* offset of its data in that frame's content */
+  size_t frame_size;  /* that frame's content size (what loading inflates) */
+  int has_sha256;     /* version 1 records no hash */
+  unsigned char sha256[FATBIN_SHA256_SIZE];
+};
+const struct fatbin_object_info *fatbin_get_info(const struct fatbin *fb, size_t i);
+
+/* Gets object i's bytes: *data, *size. A stored object points into the blob
+ * and *to_free is NULL; a compressed one is inflated (its frame's checksum
+ * checked) into a buffer that *to_free owns: free(*to_free) when done with
+ * *data. The hash is not checked here (see fatbin_verify). Safe to call from
+ * several threads on the same archive. Returns 0, or -1 with err set. */
+int fatbin_read_object(const struct fatbin *fb, size_t i, const void **data,
+                       size_t *size, void **to_free, char *err, size_t errlen);
+
+/* Checks object i completely: reads it, compares its SHA-256 with the
+ * manifest's (when recorded) and its contents with its entry
+ * (fatbin_check_object). Returns 0, or -1 with the first problem in err. */
+int fatbin_verify(const struct fatbin *fb, size_t i, char *err, size_t errlen);
+
+/* Checks that data is what entry e says it is: a cubin is a 64-bit ELF with
+ * e_machine EM_CUDA and the target's sm in e_flags; an hsaco is EM_AMDGPU
+ * with the target's gfx processor in e_flags and xnack/sramecc bits that
+ * agree with the target id and the features; PTX is NUL-terminated text
+ * whose .target names the target (and .version the +ptx feature); a host
+ * object is an ELF shared object for this machine. Returns 0, or -1 with
+ * err set. */
+int fatbin_check_object(const struct fatbin_entry *e, const void *data,
+                        size_t size, char *err, size_t errlen);
+
+/* SHA-256 of size bytes, and its lowercase hex spelling (65 bytes with NUL). */
+void fatbin_sha256(const void *data, size_t size, unsigned char out[FATBIN_SHA256_SIZE]);
+void fatbin_sha256_hex(const unsigned char sum[FATBIN_SHA256_SIZE],
+                       char hex[2 * FATBIN_SHA256_SIZE + 1]);
+
+/* ---- finding blobs in files ------------------------------------------------
+ *
+ * Finds the blobs of a file image: if data is an ELF file, every blob in its
  * .gpucc_fatbin section; otherwise data itself if it is a blob (and any blobs
- * that follow it, laid out as in the section). Calls visit for
- * each (stopping early if it returns non-zero, which is then returned).
- * Returns 0 when done, -1 with err set when the file is neither a readable ELF
- * with the section nor a blob. */
+ * that follow it, laid out as in the section). Calls visit for each
+ * (stopping early if it returns non-zero, which is then returned). Returns 0
+ * when done, -1 with err set when the file is neither a readable ELF with
+ * the section nor a blob. */
 typedef int (*fatbin_visit_fn)(const void *blob, size_t size, void *ud);
 int fatbin_find_blobs(const void *data, size_t size, fatbin_visit_fn visit,
                       void *ud, char *err, size_t errlen);

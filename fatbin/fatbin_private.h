@@ -1,8 +1,11 @@
-/* fatbin_private.h: helpers shared by the fatbin sources, not part of the API.
+/* fatbin_private.h: what the fatbin sources share, not part of the API.
  *
- * Everything here is little-endian byte access and error-message plumbing; the
- * library never prints, so each failure ends in fatbin_error, which fills the
- * caller's buffer and returns -1 so that call sites read `return fatbin_error(...)`. */
+ * Little-endian byte access, error plumbing, and the three pieces that the
+ * writer and the reader both build on: the tar walker (fatbin_tar.c), the
+ * manifest syntax (fatbin_manifest.c) and the zstd frames (fatbin_zstd.c).
+ * The library never prints, so each failure ends in fatbin_error, which
+ * fills the caller's buffer and returns -1 so that call sites read
+ * `return fatbin_error(...)`. */
 #ifndef GPUCC_FATBIN_PRIVATE_H
 #define GPUCC_FATBIN_PRIVATE_H
 
@@ -10,6 +13,19 @@
 #include <stdint.h>
 
 #include "fatbin.h"
+
+/* Caps that keep a hostile blob from turning into a huge allocation. The
+ * writer stays within them, so a blob it wrote always reads back. */
+#define FATBIN_MAX_MANIFEST_SIZE ((size_t)16 << 20)
+/* A frame holds members up to this much content, or one larger member. */
+#define FATBIN_FRAME_SPLIT ((size_t)256 << 20)
+#define FATBIN_MAX_FRAME_SIZE (FATBIN_MAX_OBJECT_SIZE + 4096)
+/* zstd levels of the two compressed modes, and the largest window (128 MiB,
+ * what every zstd decoder accepts without being told otherwise). */
+#define FATBIN_LEVEL_FAST 3
+#define FATBIN_LEVEL_SIZE 19
+#define FATBIN_MAX_WINDOW_LOG 27
+#define FATBIN_TAR_BLOCK 512
 
 /* Formats a message into err (when err and errlen allow) and returns -1. */
 int fatbin_error(char *err, size_t errlen, const char *fmt, ...)
@@ -36,10 +52,118 @@ static inline void fatbin_put_le64(unsigned char *p, uint64_t v) {
     p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* Reads a blob header at data. Returns 1 with *version and *tar_size set when
- * the magic matches and size covers the header, 0 otherwise. Does not judge
- * the version: callers word that error themselves. */
-int fatbin_read_header(const void *data, size_t size, uint32_t *version,
-                       uint64_t *tar_size);
+/* The fixed header of a blob. */
+struct fatbin_header {
+  uint32_t version, flags;
+  uint64_t payload_size;
+};
+
+/* Reads a blob header at data. Returns 1 with *h set when the magic matches
+ * and size covers the header, 0 otherwise. Does not judge the version:
+ * callers word that error themselves. */
+int fatbin_read_header(const void *data, size_t size, struct fatbin_header *h);
+int fatbin_version_known(uint32_t version);
+
+/* Module, target and feature names: printable ASCII without ' ', '=', '/',
+ * and not "." or "..", so that they are safe as path components of
+ * extracted files and unambiguous in the manifest. */
+int fatbin_name_ok(const char *s);
+
+/* ---- tar (fatbin_tar.c) -------------------------------------------------- */
+
+/* One tar member found in a buffer. */
+struct fatbin_member {
+  char *name;                /* owned */
+  const unsigned char *data; /* inside the walked buffer, or `copy` */
+  unsigned char *copy;       /* owned; set only when libarchive did not hand
+                                the data out in one piece from the buffer */
+  size_t size;
+  size_t header_pos; /* offset of its header in the buffer */
+  size_t data_pos;   /* offset of its data (SIZE_MAX when copied) */
+  int claimed;       /* named by a manifest line */
+};
+
+struct fatbin_members {
+  struct fatbin_member *at;
+  size_t n, cap;
+};
+
+/* Lists the members of the tar (or tar fragment: a buffer cut at a member
+ * boundary, without the end-of-archive records) in buf. Only plain files
+ * with distinct names are accepted. Appends to *ms, which the caller
+ * releases with fatbin_members_free even on failure. */
+int fatbin_tar_walk(const unsigned char *buf, size_t size, struct fatbin_members *ms,
+                    char *err, size_t errlen);
+void fatbin_members_free(struct fatbin_members *ms);
+const struct fatbin_member *fatbin_members_find(const struct fatbin_members *ms,
+                                                const char *name);
+
+/* ---- zstd frames (fatbin_zstd.c) -------------------------------------------- */
+
+struct fatbin_frame {
+  size_t pos, size;  /* compressed bytes in the payload */
+  size_t content;    /* size of its content, from its header */
+};
+
+/* Lists the frames of a compressed payload without inflating any: each must
+ * be a zstd frame (not a skippable one) that records its content size.
+ * *frames is malloc'ed (free it even on failure). */
+int fatbin_zstd_frames(const unsigned char *p, size_t size, struct fatbin_frame **frames,
+                       size_t *n, char *err, size_t errlen);
+/* Inflates frame f of payload p into a fresh buffer of f->content bytes,
+ * which must not exceed `cap`. The frame's checksum, when it has one, is
+ * checked. */
+int fatbin_zstd_inflate(const unsigned char *p, const struct fatbin_frame *f, size_t cap,
+                        unsigned char **out, char *err, size_t errlen);
+
+/* Output of the compressor: one frame at a time, appended to a buffer, with
+ * the compressed size of each piece written (`marks`), so that every member's
+ * share of the frame is known. */
+struct fatbin_buf {
+  unsigned char *data;
+  size_t len, cap;
+};
+int fatbin_buf_reserve(struct fatbin_buf *b, size_t extra);
+int fatbin_buf_add(struct fatbin_buf *b, const void *data, size_t n);
+
+/* Compresses content (size bytes) as one frame appended to out, flushing at
+ * each of the npieces piece ends (ascending offsets into content, the last
+ * being size), and stores each piece's compressed bytes in stored[]. */
+int fatbin_zstd_frame(struct fatbin_buf *out, const unsigned char *content, size_t size,
+                      int level, const size_t *ends, size_t *stored, size_t npieces,
+                      char *err, size_t errlen);
+
+/* ---- the manifest (fatbin_manifest.c) ----------------------------------- */
+
+/* Where the writer put one object. */
+struct fatbin_placement {
+  unsigned frame; /* 0: not compressed */
+  size_t offset, stored;
+  unsigned char sha256[FATBIN_SHA256_SIZE];
+};
+
+/* Appends the version 2 manifest for the sorted entries to b. */
+int fatbin_manifest_build(struct fatbin_buf *b, const struct fatbin_entry *const *sorted,
+                          const struct fatbin_placement *where, size_t n,
+                          const struct fatbin_meta *meta, enum fatbin_compress mode);
+
+/* The manifest as parsed: entries in manifest order; their strings point
+ * into `text`, which parsing splits and unescapes in place. */
+struct fatbin_manifest {
+  char *text; /* owned */
+  struct fatbin_entry *entries;
+  struct fatbin_object_info *infos;
+  size_t count, skipped;
+  struct fatbin_meta meta;
+  const char *compress;
+};
+
+/* Parses len bytes of manifest text of the given format version. The
+ * object lines' files are checked for syntax only; binding them to the
+ * payload is the reader's job. Release with fatbin_manifest_free, even on
+ * failure. */
+int fatbin_manifest_parse(const unsigned char *text, size_t len, unsigned version,
+                          struct fatbin_manifest *m, char *err, size_t errlen);
+void fatbin_manifest_free(struct fatbin_manifest *m);
 
 #endif

@@ -96,7 +96,7 @@ static void emit(MlirDiagnostic d, enum diag_severity sev) {
   char file[1024];
   unsigned line = 0, col = 0;
   if (resolve_location(mlirDiagnosticGetLocation(d), file, sizeof file, &line, &col, 0))
-    diag_at(sev, file, line, col, "%s", text);
+    diag_at(sev, frontend_display_name(file), line, col, "%s", text);
   else
     diag_at(sev, NULL, 0, 0, "%s", text);
   free(msg.data);
@@ -116,6 +116,17 @@ static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
 }
 
 void frontend_set_activity(const char *what) { activity = what; }
+
+static const char *alias_path, *alias_display;
+
+void frontend_alias_file(const char *path, const char *display) {
+  alias_path = path;
+  alias_display = display;
+}
+
+const char *frontend_display_name(const char *path) {
+  return alias_path && !strcmp(path, alias_path) ? alias_display : path;
+}
 
 /* LLVM's fatal errors (an unsupported PTX version, a missing libcall) end the
  * process. Say what was being compiled and clean up before they do. */
@@ -161,7 +172,7 @@ int frontend_error_at(MlirOperation op, const char *fmt, ...) {
   char file[1024];
   unsigned line = 0, col = 0;
   if (resolve_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col, 0))
-    diag_at(DIAG_ERROR, file, line, col, "%s", msg);
+    diag_at(DIAG_ERROR, frontend_display_name(file), line, col, "%s", msg);
   else
     diag_error("%s", msg);
   return -1;

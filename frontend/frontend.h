@@ -20,7 +20,8 @@ void frontend_shutdown(void);
  * note "in <what>" while it is set. NULL clears it. */
 void frontend_set_activity(const char *what);
 
-/* Parses and verifies a file (text or bytecode, detected by content).
+/* Parses and verifies a file (text or bytecode, detected by content); "-"
+ * reads standard input.
  * Returns 0 with *out owned by the caller (mlirModuleDestroy), or -1 after
  * the errors were reported. */
 int frontend_parse(const char *path, MlirModule *out);
@@ -29,6 +30,11 @@ int frontend_parse(const char *path, MlirModule *out);
  * dependency-free gpu.alloc/dealloc/memcpy/memset into the async form
  * followed by a host wait. Returns 0 or -1 (reported). */
 int frontend_normalize(MlirModule module);
+
+/* Diagnostics in file `path` are shown as being in `display` ("<stdin>"). */
+void frontend_alias_file(const char *path, const char *display);
+/* The name to show for a file: its alias, or the path itself. */
+const char *frontend_display_name(const char *path);
 
 /* Runs a textual pass pipeline ("builtin.module(...)") on the module.
  * Returns 0 or -1 (reported). */

@@ -7,6 +7,7 @@
 #include "frontend.h"
 
 #include "diag.h"
+#include "tmp.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Pass.h>
@@ -31,7 +32,33 @@ static int is_blank(const char *data, size_t size) {
   return 1;
 }
 
+/* Standard input is copied to a temp file (MLIR's parser reads files); its
+ * diagnostics then name "<stdin>" instead of that file. */
+static const char *stdin_copy(void) {
+  const char *path = tmp_path("stdin", ".mlir");
+  if (!path)
+    return NULL;
+  FILE *out = fopen(path, "wb");
+  if (!out) {
+    diag_error("cannot create '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+    fwrite(buf, 1, n, out);
+  int bad = ferror(stdin) || fflush(out) != 0 || ferror(out);
+  if (fclose(out) != 0 || bad) {
+    diag_error("cannot read standard input");
+    return NULL;
+  }
+  frontend_alias_file(path, "<stdin>");
+  return path;
+}
+
 int frontend_parse(const char *path, MlirModule *out) {
+  if (!strcmp(path, "-") && !(path = stdin_copy()))
+    return -1;
   FILE *f = fopen(path, "rb");
   if (!f)
     return diag_error("cannot open '%s': %s", path, strerror(errno));
@@ -40,7 +67,7 @@ int frontend_parse(const char *path, MlirModule *out) {
   int more = !feof(f);
   fclose(f);
   if (!more && is_blank(probe, n)) {
-    diag_at(DIAG_ERROR, path, 1, 1, "empty input: no operations to compile");
+    diag_at(DIAG_ERROR, frontend_display_name(path), 1, 1, "empty input: no operations to compile");
     return -1;
   }
   MlirModule m = mlirModuleCreateParseFromFile(frontend_context(), mlirStringRefCreateFromCString(path));

@@ -26,27 +26,35 @@
  * become plain LLVM-ready form before the GPU-specific conversion. */
 #define DEVICE_PREP "lower-affine,convert-vector-to-scf,convert-scf-to-cf,expand-strided-metadata,"
 
+/* -g: line tables from the MLIR locations (the pass only runs on a
+ * builtin.module, where it also reaches the nested gpu.modules). For PTX,
+ * only .loc directives: DWARF sections make ptxas refuse optimized code
+ * ("Optimized debugging not supported"), while .loc is what -lineinfo keeps. */
+#define DEBUG_INFO "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly},"
+#define DEBUG_INFO_PTX "ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly},"
+
 static int build_pipeline(char *buf, size_t size, const struct target *t,
-                          const struct toolchain *tc) {
+                          const struct toolchain *tc, int debug) {
+  const char *dbg = !debug ? "" : t->info->vendor == TARGET_NVIDIA ? DEBUG_INFO_PTX : DEBUG_INFO;
   switch (t->info->vendor) {
   case TARGET_NVIDIA:
     return snprintf(buf, size,
                     "builtin.module(gpu.module(" DEVICE_PREP
                     "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts),"
-                    "gpu-module-to-binary{format=isa%s%s})",
-                    tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >= (int)size;
+                    "%sgpu-module-to-binary{format=isa%s%s})",
+                    dbg, tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >= (int)size;
   case TARGET_AMD:
     return snprintf(buf, size,
                     "builtin.module(convert-math-to-rocdl{chipset=%s},gpu.module(" DEVICE_PREP
                     "convert-gpu-to-rocdl{chipset=%s runtime=HIP},canonicalize,cse,reconcile-unrealized-casts),"
-                    "gpu-module-to-binary{format=bin toolkit=%s})",
-                    t->info->chip, t->info->chip, tc->rocm_shim) >= (int)size;
+                    "%sgpu-module-to-binary{format=bin toolkit=%s})",
+                    t->info->chip, t->info->chip, dbg, tc->rocm_shim) >= (int)size;
   case TARGET_HOST:
     /* Lowered as for NVIDIA; host_kernels.c rewrites what is NVIDIA-specific. */
     return snprintf(buf, size,
                     "builtin.module(gpu.module(" DEVICE_PREP
-                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts))")
-           >= (int)size;
+                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts)%s%.*s)",
+                    debug ? "," : "", debug ? (int)strlen(DEBUG_INFO) - 1 : 0, DEBUG_INFO) >= (int)size;
   }
   return 1;
 }
@@ -126,7 +134,7 @@ static int host_objects(MlirModule dev, int opt, const char *const *out_paths, s
 }
 
 int lowering_device(MlirModule module, const struct target *t, const struct toolchain *tc,
-                    int opt, const char *const *out_paths) {
+                    int opt, int debug, const char *const *out_paths) {
   MlirContext ctx = mlirModuleGetContext(module);
   char activity[256];
   snprintf(activity, sizeof activity, "device code for target '%s'", t->id);
@@ -151,7 +159,7 @@ int lowering_device(MlirModule module, const struct target *t, const struct tool
 
   char pipeline[4096];
   int rc = -1;
-  if (build_pipeline(pipeline, sizeof pipeline, t, tc)) {
+  if (build_pipeline(pipeline, sizeof pipeline, t, tc, debug)) {
     diag_error("internal: pipeline for '%s' too long", t->id);
     goto out;
   }
@@ -191,9 +199,10 @@ out:
 }
 
 char **lowering_ptxas_argv(const struct toolchain *tc, const struct target *t, int opt,
+                           int line_info, const char *const *extra, size_t nextra,
                            const char *ptx, const char *cubin) {
   static const char *const levels[] = {"-O0", "-O1", "-O2", "-O3"};
-  char **argv = calloc(8, sizeof *argv);
+  char **argv = calloc(9 + nextra, sizeof *argv);
   if (!argv)
     BUG("out of memory");
   size_t k = 0;
@@ -201,6 +210,10 @@ char **lowering_ptxas_argv(const struct toolchain *tc, const struct target *t, i
   argv[k++] = (char *)"-arch";
   argv[k++] = (char *)t->info->chip;
   argv[k++] = (char *)levels[opt < 0 ? 0 : opt > 3 ? 3 : opt];
+  if (line_info)
+    argv[k++] = (char *)"-lineinfo";
+  for (size_t i = 0; i < nextra; i++)
+    argv[k++] = (char *)extra[i];
   argv[k++] = (char *)ptx;
   argv[k++] = (char *)"-o";
   argv[k++] = (char *)cubin;

@@ -22,15 +22,19 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Dialect/GPU.h>
 #include <mlir-c/Target/LLVMIR.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define HOST_PIPELINE                                                                              \
+/* The CPU pipeline, less its closing parenthesis (-g appends a pass). */
+#define HOST_PIPELINE_BODY                                                                         \
   "builtin.module(lower-affine,convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"  \
   "finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"      \
-  "convert-cf-to-llvm,convert-func-to-llvm,gpu-to-llvm,reconcile-unrealized-casts)"
+  "convert-cf-to-llvm,convert-func-to-llvm,gpu-to-llvm,reconcile-unrealized-casts"
 
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
@@ -98,24 +102,67 @@ static int check_leftovers(MlirModule module) {
 }
 
 /* Upstream translation makes `func.func @main()` a void main whose exit status
- * is garbage; rename it and add an int main that returns 0. */
-static void fix_void_main(LLVMModuleRef mod) {
-  LLVMValueRef main_fn = LLVMGetNamedFunction(mod, "main");
-  if (!main_fn || LLVMIsDeclaration(main_fn))
-    return;
-  LLVMTypeRef fty = LLVMGlobalGetValueType(main_fn);
-  if (LLVMGetTypeKind(LLVMGetReturnType(fty)) != LLVMVoidTypeKind || LLVMCountParamTypes(fty) != 0)
-    return;
-  LLVMSetValueName2(main_fn, "__gpucc_user_main", strlen("__gpucc_user_main"));
-  LLVMSetLinkage(main_fn, LLVMInternalLinkage);
-  LLVMContextRef c = LLVMGetModuleContext(mod);
-  LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
-  LLVMValueRef wrapper = LLVMAddFunction(mod, "main", LLVMFunctionType(i32, NULL, 0, 0));
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, wrapper, "entry"));
-  LLVMBuildCall2(b, fty, main_fn, NULL, 0, "");
-  LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
-  LLVMDisposeBuilder(b);
+ * is garbage. We give it an i32 result and make every return yield 0, before
+ * lowering, so that the debug info and everything else stay consistent. */
+static MlirWalkResult collect_returns(MlirOperation op, void *ud) {
+  if (ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.return")) {
+    MlirOperation **list = ud;
+    size_t n = 0;
+    while (!mlirOperationIsNull((*list)[n]))
+      n++;
+    MlirOperation *grown = realloc(*list, (n + 2) * sizeof **list);
+    if (!grown)
+      BUG("out of memory");
+    grown[n] = op;
+    grown[n + 1] = (MlirOperation){NULL};
+    *list = grown;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static int fix_void_main(MlirModule module) {
+  MlirContext ctx = mlirModuleGetContext(module);
+  MlirOperation main_fn = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute name = mlirOperationGetInherentAttributeByName(op, str("sym_name"));
+    if (ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") && !mlirAttributeIsNull(name) &&
+        ref_eq(mlirStringAttrGetValue(name), "main"))
+      main_fn = op;
+  }
+  if (mlirOperationIsNull(main_fn))
+    return 0;
+  MlirType fty = mlirTypeAttrGetValue(mlirOperationGetInherentAttributeByName(main_fn, str("function_type")));
+  if (mlirFunctionTypeGetNumResults(fty) != 0 || mlirFunctionTypeGetNumInputs(fty) != 0 ||
+      mlirRegionIsNull(mlirOperationGetRegion(main_fn, 0)) ||
+      mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(main_fn, 0))))
+    return 0;
+  MlirType i32 = mlirIntegerTypeGet(ctx, 32);
+  MlirType nfty = mlirFunctionTypeGet(ctx, 0, NULL, 1, &i32);
+  mlirOperationSetInherentAttributeByName(main_fn, str("function_type"), mlirTypeAttrGet(nfty));
+  MlirOperation *returns = calloc(1, sizeof *returns);
+  if (!returns)
+    BUG("out of memory");
+  mlirOperationWalk(main_fn, collect_returns, &returns, MlirWalkPreOrder);
+  for (size_t i = 0; !mlirOperationIsNull(returns[i]); i++) {
+    MlirOperation ret = returns[i];
+    MlirLocation loc = mlirOperationGetLocation(ret);
+    MlirBlock block = mlirOperationGetBlock(ret);
+    MlirOperationState cst = mlirOperationStateGet(str("arith.constant"), loc);
+    MlirNamedAttribute value = mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("value")),
+                                                     mlirIntegerAttrGet(i32, 0));
+    mlirOperationStateAddAttributes(&cst, 1, &value);
+    mlirOperationStateAddResults(&cst, 1, &i32);
+    MlirOperation zero = mlirOperationCreate(&cst);
+    mlirBlockInsertOwnedOperationBefore(block, ret, zero);
+    MlirValue zv = mlirOperationGetResult(zero, 0);
+    MlirOperationState rst = mlirOperationStateGet(str("func.return"), loc);
+    mlirOperationStateAddOperands(&rst, 1, &zv);
+    mlirBlockInsertOwnedOperationBefore(block, ret, mlirOperationCreate(&rst));
+    mlirOperationDestroy(ret);
+  }
+  free(returns);
+  return 0;
 }
 
 /* Functions of MLIR's runner-utils libraries a program may call. */
@@ -165,20 +212,45 @@ static void scan_imports(LLVMModuleRef mod, struct host_info *info) {
   }
 }
 
-int lowering_host(MlirModule module, int opt, const char *obj_path, const char *ll_path,
-                  struct host_info *info) {
+struct file_sink {
+  FILE *f;
+};
+
+static void write_chunk(MlirStringRef s, void *ud) {
+  fwrite(s.data, 1, s.length, ((struct file_sink *)ud)->f);
+}
+
+int lowering_print_op(MlirOperation op, const char *path) {
+  struct file_sink sink = {fopen(path, "w")};
+  if (!sink.f)
+    return diag_error("cannot open '%s' for writing: %s", path, strerror(errno));
+  mlirOperationPrint(op, write_chunk, &sink);
+  fputc('\n', sink.f);
+  int bad = fflush(sink.f) != 0 || ferror(sink.f);
+  if (fclose(sink.f) != 0 || bad)
+    return diag_error("cannot write '%s'", path);
+  return 0;
+}
+
+int lowering_host(MlirModule module, int opt, int debug, const char *obj_path,
+                  const char *mlir_path, const char *ll_path, struct host_info *info) {
   memset(info, 0, sizeof *info);
   frontend_set_activity("host code");
   int rc = -1;
   LLVMContextRef llctx = NULL;
   LLVMModuleRef mod = NULL;
-  if (frontend_run_pipeline(module, HOST_PIPELINE) != 0 || check_leftovers(module) != 0)
+  char pipeline[1024];
+  snprintf(pipeline, sizeof pipeline, "%s%s)", HOST_PIPELINE_BODY,
+           debug ? ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" : "");
+  if (fix_void_main(module) != 0 || frontend_run_pipeline(module, pipeline) != 0 ||
+      check_leftovers(module) != 0)
+    goto out;
+  if (mlir_path && lowering_print_op(mlirModuleGetOperation(module), mlir_path) != 0)
     goto out;
   llctx = LLVMContextCreate();
   mod = mlirTranslateModuleToLLVMIR(mlirModuleGetOperation(module), llctx);
   if (!mod)
     goto out;
-  fix_void_main(mod);
   scan_imports(mod, info);
   char *msg = NULL;
   if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {

@@ -37,15 +37,17 @@ int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_
 int toolchain_rocm_shim(struct toolchain *tc);
 
 /* Compiles every gpu.module of `module` (not modified) for one target, with
- * optimization level opt (0-3). out_paths[i] receives the device file for the
+ * optimization level opt (0-3), with line tables when debug is set. out_paths[i] receives the device file for the
  * i-th gpu.module (as listed by frontend_gpu_modules). Returns 0 or -1
  * (reported, naming the target). */
 int lowering_device(MlirModule module, const struct target *t, const struct toolchain *tc,
-                    int opt, const char *const *out_paths);
+                    int opt, int debug, const char *const *out_paths);
 
 /* The ptxas command for one PTX file, NULL-terminated, malloc'ed (strings
- * borrowed from the arguments). */
+ * borrowed from the arguments): line_info adds -lineinfo (for -g), extra
+ * are the -Xptxas arguments. */
 char **lowering_ptxas_argv(const struct toolchain *tc, const struct target *t, int opt,
+                           int line_info, const char *const *extra, size_t nextra,
                            const char *ptx, const char *cubin);
 
 /* Replaces the i-th gpu.module by a gpu.binary named like it whose single
@@ -64,9 +66,14 @@ int lowering_needs_runner_utils(MlirModule module);
 
 /* Lowers the host side to LLVM IR and writes a native PIC object to obj_path.
  * A `func.func @main()` without results gets an int main returning 0.
- * With ll_path non-NULL, also writes the LLVM IR text there.
+ * debug adds line tables. With mlir_path / ll_path non-NULL, also writes the
+ * host module in the LLVM dialect / the LLVM IR text there.
  * Returns 0 or -1 (reported). */
-int lowering_host(MlirModule module, int opt, const char *obj_path, const char *ll_path,
-                  struct host_info *info);
+int lowering_host(MlirModule module, int opt, int debug, const char *obj_path,
+                  const char *mlir_path, const char *ll_path, struct host_info *info);
+
+/* Writes an operation's textual form to path (checked, not atomic: callers
+ * write to a temp name). Returns 0 or -1 (reported). */
+int lowering_print_op(MlirOperation op, const char *path);
 
 #endif

@@ -35,6 +35,22 @@ static const struct target_info table[] = {
 
 const char *const target_default_list = "sm_80,sm_90,gfx90a,gfx942,host";
 
+char *target_all_list(void) {
+  size_t n = 1;
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    n += strlen(table[i].chip) + 1;
+  char *s = malloc(n);
+  if (!s)
+    return NULL;
+  s[0] = '\0';
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    if (i)
+      strcat(s, ",");
+    strcat(s, table[i].chip);
+  }
+  return s;
+}
+
 void target_print_known(FILE *out) {
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     fprintf(out, "%s%s", i ? ", " : "", table[i].chip);

@@ -37,6 +37,9 @@ int target_parse(const char *spec, struct target *out);
 /* Prints the known target names, comma separated, on one line. */
 void target_print_known(FILE *out);
 
+/* Every known target, comma separated, malloc'ed ("all"). */
+char *target_all_list(void);
+
 /* The default list when no --offload-arch is given (documented in --help). */
 extern const char *const target_default_list;
 

@@ -21,6 +21,25 @@
 
 #define MAX_BLOCK_THREADS 1024
 
+/* What a GPU thread offered at its warp's shuffles: two slots, by parity
+ * of the warp's shuffle count, each tagged with that count. Two, because a
+ * thread that has finished a shuffle may offer its next value before every
+ * other lane has read the previous one; tagged, so that a lane that did not
+ * take part in a shuffle is recognized (see gpuccHostShuffle). */
+struct lane_slot {
+  uint32_t value[2];
+  unsigned long gen[2];
+};
+
+/* Where the threads of one warp are. Only fibers of one block, on one OS
+ * thread, touch it: no atomics. */
+struct warp_state {
+  unsigned alive;      /* threads that have not returned */
+  unsigned at_shuffle; /* waiting in the warp's current shuffle */
+  unsigned at_barrier; /* waiting at the block's current barrier */
+  unsigned long gen;   /* shuffles completed */
+};
+
 /* What one worker keeps between blocks. */
 struct worker {
   char *shared;
@@ -29,8 +48,9 @@ struct worker {
   struct gpucc_host_ctx *ctxs;
   unsigned char *done;
   void **sp;
-  uint32_t *exchange; /* shuffle values, one per thread */
-  unsigned capacity;  /* entries in ctxs/done/sp/exchange */
+  struct lane_slot *lanes;  /* one per thread */
+  struct warp_state *warps; /* one per warp */
+  unsigned capacity;        /* threads in ctxs/done/sp/lanes/warps */
 };
 
 /* The grid being run, published to the workers. */
@@ -77,26 +97,39 @@ static int worker_reserve(struct worker *w, unsigned threads, size_t shared) {
     void **sp = realloc(w->sp, threads * sizeof *sp);
     if (sp)
       w->sp = sp;
-    uint32_t *x = realloc(w->exchange, threads * sizeof *x);
+    struct lane_slot *x = realloc(w->lanes, threads * sizeof *x);
     if (x)
-      w->exchange = x;
-    if (!c || !d || !sp || !x)
+      w->lanes = x;
+    size_t nwarps = (threads + GPUCC_HOST_SUBGROUP_SIZE - 1) / GPUCC_HOST_SUBGROUP_SIZE;
+    struct warp_state *ws = realloc(w->warps, nwarps * sizeof *ws);
+    if (ws)
+      w->warps = ws;
+    if (!c || !d || !sp || !x || !ws)
       return -1;
     w->capacity = threads;
   }
   return 0;
 }
 
-/* The fiber block's `user` is the worker; run() calls the thread entry. */
+/* The fiber block's `user`: what run() needs to call the thread entry, and
+ * the block's synchronization state (see gpuccHostBarrier). */
 struct fiber_job {
   struct worker *w;
   const struct rt_host_kernel *k;
   void **params;
+  unsigned alive;            /* threads that have not returned */
+  unsigned arrived;          /* at the current barrier */
+  unsigned long barrier_gen; /* barriers completed */
+  unsigned nwarps;
 };
 
 static void run_fiber_thread(struct rt_fiber_block *b, unsigned t) {
   struct fiber_job *job = b->user;
   job->k->thread(job->params, &job->w->ctxs[t]);
+  /* A thread that has returned holds back no barrier and no shuffle, as an
+   * exited thread on a GPU. */
+  job->alive--;
+  job->w->warps[t / GPUCC_HOST_SUBGROUP_SIZE].alive--;
 }
 
 static int run_block(struct worker *w, struct launch *l, unsigned long index) {
@@ -123,8 +156,16 @@ static int run_block(struct worker *w, struct launch *l, unsigned long index) {
   if (rt_fiber_reserve(&w->fibers, n) != 0)
     return -1;
   struct rt_fiber_block fb = {.n = n, .run = run_fiber_thread, .done = w->done, .sp = w->sp};
-  struct fiber_job job = {w, k, g->params};
+  struct fiber_job job = {w, k, g->params, n, 0, 0,
+                         (n + GPUCC_HOST_SUBGROUP_SIZE - 1) / GPUCC_HOST_SUBGROUP_SIZE};
   fb.user = &job;
+  for (unsigned i = 0; i < job.nwarps; i++) {
+    unsigned left = n - i * GPUCC_HOST_SUBGROUP_SIZE;
+    w->warps[i] = (struct warp_state){
+        .alive = left < GPUCC_HOST_SUBGROUP_SIZE ? left : GPUCC_HOST_SUBGROUP_SIZE};
+  }
+  for (unsigned t = 0; t < n; t++)
+    w->lanes[t].gen[0] = w->lanes[t].gen[1] = (unsigned long)-1; /* no shuffle yet */
   for (unsigned t = 0; t < n; t++) {
     struct gpucc_host_ctx *c = &w->ctxs[t];
     *c = base;
@@ -234,23 +275,71 @@ int rt_host_run(const struct rt_host_kernel *k, const struct rt_host_grid *g, ch
   return 0;
 }
 
-/* ---- called by kernels (host_abi.h) ---- */
+/* ---- called by kernels (host_abi.h) ----
+ *
+ * The fibers of a block run in rounds (host_fiber.c); a thread that must
+ * wait yields until the condition it waits for holds, rechecking at each
+ * round. Counting, rather than relying on every thread yielding the same
+ * number of times, is what makes divergent code correct: gpu.all_reduce's
+ * lowering has a few threads of warp 0 shuffle while all the others already
+ * wait at the next barrier, and a plain "yield once per barrier" would let
+ * those pass it before the shuffling threads arrive.
+ *
+ * - A barrier completes when every thread that has not returned has
+ *   arrived at it.
+ * - A shuffle completes when every thread of the warp that has not
+ *   returned is either in it or waiting at a barrier. A thread waiting at a
+ *   barrier cannot take part: the barrier cannot complete before the
+ *   shuffling threads reach it. This is how the runtime learns which lanes
+ *   take part (the PTX member mask, which the compiler does not pass).
+ * So every state in which all live threads wait lets something complete: a
+ * well-formed kernel never deadlocks here. */
+
+static void barrier_complete(struct fiber_job *job) {
+  job->arrived = 0;
+  job->barrier_gen++;
+  for (unsigned i = 0; i < job->nwarps; i++)
+    job->w->warps[i].at_barrier = 0;
+}
 
 RT_EXPORT void gpuccHostBarrier(struct gpucc_host_ctx *ctx) {
-  rt_fiber_yield(ctx->sched);
+  struct rt_fiber_block *fb = ctx->sched;
+  struct fiber_job *job = fb->user;
+  struct warp_state *warp = &job->w->warps[fb->current / GPUCC_HOST_SUBGROUP_SIZE];
+  unsigned long gen = job->barrier_gen;
+  job->arrived++;
+  warp->at_barrier++;
+  while (job->barrier_gen == gen) {
+    if (job->arrived == job->alive)
+      barrier_complete(job);
+    else
+      rt_fiber_yield(fb);
+  }
 }
 
 RT_EXPORT uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, uint32_t value,
                                     uint32_t b, uint32_t c) {
   struct rt_fiber_block *fb = ctx->sched;
-  struct worker *w = &self;
+  struct fiber_job *job = fb->user;
   unsigned me = fb->current;
-  /* Round 1: everyone publishes; round 2: everyone has read before anyone
-   * may publish the next value. */
-  w->exchange[me] = value;
-  rt_fiber_yield(fb);
   unsigned lane = me % GPUCC_HOST_SUBGROUP_SIZE;
   unsigned warp_base = me - lane;
+  struct warp_state *warp = &job->w->warps[me / GPUCC_HOST_SUBGROUP_SIZE];
+  /* Offer the value, then wait until the shuffle completes. */
+  unsigned long gen = warp->gen;
+  struct lane_slot *mine = &job->w->lanes[me];
+  mine->value[gen & 1] = value;
+  mine->gen[gen & 1] = gen;
+  warp->at_shuffle++;
+  while (warp->gen == gen) {
+    if (warp->at_shuffle + warp->at_barrier == warp->alive) {
+      warp->at_shuffle = 0;
+      warp->gen++;
+    } else {
+      rt_fiber_yield(fb);
+    }
+  }
+  /* The source lane and the predicate, by the rules of PTX shfl.sync. */
   int segmask = (int)((c >> 8) & 31), cval = (int)(c & 31);
   int max_lane = ((int)lane & segmask) | (cval & ~segmask);
   int min_lane = (int)lane & segmask;
@@ -264,9 +353,13 @@ RT_EXPORT uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, u
   /* A lane beyond the end of a partial last warp does not exist. */
   if (ok && warp_base + (unsigned)j >= fb->n)
     ok = 0;
-  if (!ok)
-    j = (int)lane;
-  uint32_t result = w->exchange[warp_base + (unsigned)j];
-  rt_fiber_yield(fb);
+  uint32_t result = value;
+  if (ok) {
+    /* Reading a lane outside the member mask is undefined on a GPU; here
+     * it gives the thread's own value rather than a stale one. */
+    const struct lane_slot *src = &job->w->lanes[warp_base + (unsigned)j];
+    if (src->gen[gen & 1] == gen)
+      result = src->value[gen & 1];
+  }
   return (uint64_t)result | ((uint64_t)(ok ? 1 : 0) << 32);
 }

@@ -4,7 +4,7 @@
  * pool of worker threads (one per core, GPUCC_HOST_THREADS to change it; the
  * launching thread works too). A block whose kernel has a block entry point
  * (no barrier, no shuffle) is one call; otherwise its threads run as
- * lightweight contexts (ucontext fibers with their own small stacks) switched
+ * lightweight contexts (fibers with their own small stacks, see host_fiber.c) switched
  * at each gpucc barrier or shuffle, in rounds, so every thread reaches a
  * barrier before any passes it. See host_abi.h for the kernel side. */
 #ifndef GPUCC_RT_HOST_EXEC_H

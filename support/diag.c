@@ -5,10 +5,32 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static const char *program = "gpucc";
 static int werror;
 static int errors;
+static int color;
+
+void diag_set_color(int mode) {
+  if (mode < 0) {
+    const char *term = getenv("TERM");
+    mode = isatty(2) && term && strcmp(term, "dumb") != 0;
+  }
+  color = mode;
+}
+
+/* gcc's palette: bold locations, red errors, magenta warnings, cyan notes. */
+static const char *severity_color(enum diag_severity sev) {
+  switch (sev) {
+  case DIAG_ERROR: return "\033[1;31m";
+  case DIAG_WARNING: return "\033[1;35m";
+  case DIAG_NOTE: return "\033[1;36m";
+  case DIAG_REMARK: return "\033[1;32m";
+  }
+  return "";
+}
 
 void diag_set_program(const char *name) { program = name; }
 void diag_set_werror(int on) { werror = on; }
@@ -30,17 +52,32 @@ void diag_vat(enum diag_severity sev, const char *file, unsigned line,
     sev = DIAG_ERROR;
   if (sev == DIAG_ERROR)
     errors++;
+  /* One message is one write, so that lines from parallel jobs (which are
+   * forked children sharing stderr) never interleave. */
+  char buf[8192];
+  size_t n = 0;
+#define PUT(...) (n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, __VA_ARGS__))
+  if (color)
+    PUT("\033[1m");
   if (!file)
-    fprintf(stderr, "%s: ", program);
+    PUT("%s: ", program);
   else if (line && col)
-    fprintf(stderr, "%s:%u:%u: ", file, line, col);
+    PUT("%s:%u:%u: ", file, line, col);
   else if (line)
-    fprintf(stderr, "%s:%u: ", file, line);
+    PUT("%s:%u: ", file, line);
   else
-    fprintf(stderr, "%s: ", file);
-  fprintf(stderr, "%s: ", severity_name(sev));
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+    PUT("%s: ", file);
+  if (color)
+    PUT("\033[0m%s%s:\033[0m ", severity_color(sev), severity_name(sev));
+  else
+    PUT("%s: ", severity_name(sev));
+  if (n < sizeof buf)
+    n += (size_t)vsnprintf(buf + n, sizeof buf - n, fmt, ap);
+  if (n >= sizeof buf - 1)
+    n = sizeof buf - 2;
+  buf[n++] = '\n';
+#undef PUT
+  fwrite(buf, 1, n, stderr);
 }
 
 void diag_at(enum diag_severity sev, const char *file, unsigned line,

@@ -13,6 +13,10 @@ enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_REMARK };
 
 /* Name printed before driver-level messages ("gpucc"). */
 void diag_set_program(const char *name);
+/* Colors for "error:"/"warning:"/"note:" and locations: 1 always, 0 never,
+ * -1 when stderr is a terminal (and TERM is not "dumb"). */
+void diag_set_color(int mode);
+
 /* Treat warnings as errors (-Werror). */
 void diag_set_werror(int on);
 

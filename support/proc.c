@@ -15,12 +15,29 @@
 
 extern char **environ;
 
-static volatile pid_t running_pid;
+/* Children alive right now; slots hold 0 when free. Written only outside
+ * signal handlers, read by the handler. */
+#define MAX_CHILDREN 1024
+static volatile sig_atomic_t children[MAX_CHILDREN];
+
+void spawn_track(pid_t pid) {
+  for (int i = 0; i < MAX_CHILDREN; i++)
+    if (children[i] == 0) {
+      children[i] = pid;
+      return;
+    }
+}
+
+void spawn_untrack(pid_t pid) {
+  for (int i = 0; i < MAX_CHILDREN; i++)
+    if (children[i] == pid)
+      children[i] = 0;
+}
 
 void spawn_kill_running(void) {
-  pid_t p = running_pid;
-  if (p > 0)
-    kill(p, SIGTERM);
+  for (int i = 0; i < MAX_CHILDREN; i++)
+    if (children[i] > 0)
+      kill((pid_t)children[i], SIGTERM);
 }
 
 static int start(char *const argv[], const char *capture, pid_t *pid) {
@@ -36,13 +53,29 @@ static int start(char *const argv[], const char *capture, pid_t *pid) {
 }
 
 static int wait_for(pid_t pid, int *status) {
-  running_pid = pid;
+  spawn_track(pid);
   pid_t w;
   do
     w = waitpid(pid, status, 0);
   while (w < 0 && errno == EINTR);
-  running_pid = 0;
+  spawn_untrack(pid);
   return w < 0 ? -1 : 0;
+}
+
+int spawn_start(char *const argv[], const char *capture, const char *what, pid_t *pid) {
+  int rc = start(argv, capture, pid);
+  if (rc != 0)
+    return diag_error("cannot run '%s' (%s): %s", argv[0], what, strerror(rc));
+  spawn_track(*pid);
+  return 0;
+}
+
+int spawn_check_status(int status, const char *tool, const char *what) {
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return 0;
+  if (WIFSIGNALED(status))
+    return diag_error("'%s' (%s) killed by signal %d", tool, what, WTERMSIG(status));
+  return diag_error("'%s' (%s) exited with status %d", tool, what, WEXITSTATUS(status));
 }
 
 int spawn_run_quiet(char *const argv[], const char *capture) {
@@ -63,11 +96,7 @@ int spawn_run(char *const argv[], const char *capture, const char *what) {
   int status;
   if (wait_for(pid, &status) != 0)
     return diag_error("waiting for '%s' (%s): %s", argv[0], what, strerror(errno));
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    return 0;
-  if (WIFSIGNALED(status))
-    return diag_error("'%s' (%s) killed by signal %d", argv[0], what, WTERMSIG(status));
-  return diag_error("'%s' (%s) exited with status %d", argv[0], what, WEXITSTATUS(status));
+  return spawn_check_status(status, argv[0], what);
 }
 
 static int needs_quotes(const char *s) {

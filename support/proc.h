@@ -8,6 +8,7 @@
 #define GPUCC_PROC_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Runs argv (NULL-terminated) and waits. When capture is non-NULL, the
  * child's stdout and stderr go to that file instead of ours. `what` names the
@@ -19,10 +20,23 @@ int spawn_run(char *const argv[], const char *capture, const char *what);
  * when the program could not be started or was killed. For probes. */
 int spawn_run_quiet(char *const argv[], const char *capture);
 
+/* Starts argv without waiting; the child is tracked so that a signal kills
+ * it. Returns 0 with *pid set, or -1 after reporting. */
+int spawn_start(char *const argv[], const char *capture, const char *what, pid_t *pid);
+
+/* Tracks a child made some other way (fork) for killing on a signal. */
+void spawn_track(pid_t pid);
+/* Forgets a child that has been reaped. */
+void spawn_untrack(pid_t pid);
+
+/* Turns a wait status into a diagnostic naming the tool and the job:
+ * returns 0 for exit status 0, else reports and returns -1. */
+int spawn_check_status(int status, const char *tool, const char *what);
+
 /* Prints argv shell-quoted on one line, as -### and -v show commands. */
 void spawn_print(FILE *out, char *const argv[]);
 
-/* Signal-safe: kills the running child, if any (called on SIGINT). */
+/* Signal-safe: kills every tracked child (called on SIGINT/SIGTERM). */
 void spawn_kill_running(void);
 
 #endif

@@ -1,8 +1,8 @@
 #!/bin/sh
 # One check per driver flag: exit status and effect. Glue around real tools.
-# Usage: flags.sh GPUCC FATBIN_TOOL READELF MLIR_OPT PROGRAM.mlir
+# Usage: flags.sh GPUCC FATBIN_TOOL READELF MLIR_OPT PROGRAM.mlir C_KERNELS.mlir DLOPEN_MAIN.c
 set -eu
-gpucc=$1 fatbin=$2 readelf=$3 mlir_opt=$4 prog=$5
+gpucc=$1 fatbin=$2 readelf=$3 mlir_opt=$4 prog=$5 ckernels=$6 dlopen_main=$7
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
@@ -92,6 +92,77 @@ check mlirbc sh -c "./bc | grep -q '^\[3,  3,'"
 "$gpucc" --cuda-path=/nonexistent "$prog" -o x 2>err && rc=0 || rc=$?
 check cuda_path_status test "$rc" -eq 1
 check cuda_path_message grep -q "^gpucc: error: --cuda-path '/nonexistent' is not a directory" err
+
+# -S and --emit=: one stage, named after the input, or -o for one file
+"$gpucc" -S --offload-arch=host "$prog" 2>err
+check S_llvm_ir grep -q 'call void @mgpuLaunchKernel' "$stem.ll"
+"$gpucc" --emit=mlir-device "$prog" 2>err
+check emit_mlir_device grep -q 'gpu.func @add_one' "$stem.device.mlir"
+"$gpucc" --emit=mlir-host --offload-arch=host "$prog" 2>err
+check emit_mlir_host grep -q 'llvm.func @main' "$stem.host.mlir"
+"$gpucc" --emit=hsaco --offload-arch=gfx90a,gfx942 "$prog" 2>err
+check emit_hsaco sh -c "ls $stem-kernels-gfx90a.hsaco $stem-kernels-gfx942.hsaco >/dev/null"
+"$gpucc" --emit=hsaco --offload-arch=gfx90a,gfx942 "$prog" -o one.hsaco 2>err && rc=0 || rc=$?
+check emit_o_needs_one_file test "$rc" -eq 1
+"$gpucc" --emit=fatbin "$prog" -o k.fatbin 2>err
+check emit_fatbin_raw_listing sh -c "'$fatbin' list k.fatbin | grep -q 'kernels  *amd  *gfx942'"
+"$gpucc" --emit=ptx --offload-arch=sm_90 "$prog" -o k.ptx 2>err
+check emit_ptx grep -q '^.target sm_90' k.ptx
+"$gpucc" --emit=bogus "$prog" 2>err && rc=0 || rc=$?
+check emit_unknown test "$rc" -eq 2
+
+# -MD, -MF, -MT: a depfile Make and Ninja read
+"$gpucc" -c -MD "$prog" -o dep.o 2>err
+check MD_default_name grep -q "^dep.o: \\\\$" dep.d
+check MD_lists_input grep -q "^ $prog$" dep.d
+"$gpucc" -c -MMD -MF custom.d -MT 'obj/k.o' "$prog" -o dep2.o 2>err
+check MF_MT grep -q '^obj/k.o: ' custom.d
+
+# -x mlir and - (standard input), with <stdin> in diagnostics
+"$gpucc" -x mlir - --offload-arch=host -o fromstdin <"$prog" 2>err
+check stdin_compiles sh -c "./fromstdin | grep -q '^\[3,  3,'"
+printf 'module {\n  func.func @f( {\n}\n' | "$gpucc" -x mlir - -o x 2>err && rc=0 || rc=$?
+check stdin_located sh -c "test $rc -eq 1 && grep -q '^<stdin>:2:[0-9]*: error: ' err"
+"$gpucc" - -o x </dev/null 2>err && rc=0 || rc=$?
+check stdin_needs_x test "$rc" -eq 2
+
+# -shared: a library that carries its GPU code, usable with dlopen and -l
+"$gpucc" -shared -fPIC --offload-arch=host "$ckernels" -o libk.so 2>err
+cc "$dlopen_main" -o dl -ldl
+check shared_dlopen sh -c "./dl ./libk.so | grep -q '^dlopen: 0 wrong$'"
+
+# -g: line tables in device and host code
+"$gpucc" -g --emit=ptx --offload-arch=sm_90 "$prog" -o g.ptx 2>err
+check g_ptx_loc grep -q '\.loc' g.ptx
+"$gpucc" -g --offload-arch=host "$prog" -o gapp 2>err
+check g_host_debug_line sh -c "'$readelf' -S gapp | grep -q debug_line"
+
+# -Xptxas and -Xlinker reach their tools; -j limits parallel jobs
+"$gpucc" -### -Xptxas -v -Xptxas --warn-on-spills --offload-arch=sm_90 "$prog" -o x >out 2>err
+if grep -q "no ptxas found" err; then
+  check Xptxas_no_ptxas true
+else
+  check Xptxas grep -q 'ptxas -arch sm_90 -O2 -v --warn-on-spills ' out
+fi
+"$gpucc" -### -Xlinker --no-undefined --offload-arch=host "$prog" -o x >out 2>err
+check Xlinker grep -q ' -Xlinker --no-undefined ' out
+"$gpucc" -j 1 --offload-arch=host,gfx90a "$prog" -o j1 2>err
+check jobs_1 sh -c "./j1 | grep -q '^\[3,  3,'"
+"$gpucc" -j 0 "$prog" -o x 2>err && rc=0 || rc=$?
+check jobs_invalid test "$rc" -eq 2
+
+# colors: escape codes only when asked (stderr is not a terminal here)
+"$gpucc" -fdiagnostics-color=always nope.mlir 2>err || true
+check color_always grep -q "$(printf '\033')\[" err
+"$gpucc" nope.mlir 2>err || true
+check color_auto_off sh -c "! grep -q \"$(printf '\033')\" err"
+
+# native on a machine whose drivers are missing: a clear error
+GPUCC_CUDA_LIBRARY=/nonexistent GPUCC_HIP_LIBRARY=/nonexistent \
+  "$gpucc" --offload-arch=native "$prog" -o x 2>err && rc=0 || rc=$?
+check native_none sh -c "test $rc -ne 0 && grep -q 'native: no GPU found on this machine' err"
+"$gpucc" -### --offload-arch=all "$prog" -o x >out 2>err
+check all_targets sh -c "grep -q 'for gfx1201 ->' out && grep -q 'for sm_120a ->' out && grep -q 'for host ->' out"
 
 check no_temps_at_end no_temps
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }

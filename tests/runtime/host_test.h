@@ -43,7 +43,8 @@ static inline unsigned host_block_threads(const struct gpucc_host_ctx *c) {
 }
 
 static inline unsigned long host_linear_block(const struct gpucc_host_ctx *c) {
-  return c->ctaid[0] + (unsigned long)c->nctaid[0] * (c->ctaid[1] + (unsigned long)c->nctaid[1] * c->ctaid[2]);
+  return c->ctaid[0] +
+         (unsigned long)c->nctaid[0] * (c->ctaid[1] + (unsigned long)c->nctaid[1] * c->ctaid[2]);
 }
 
 #endif

@@ -114,7 +114,8 @@ static void note_thread(void **params, struct gpucc_host_ctx *ctx) {
   if (i == n && n < 64)
     g_seen[atomic_fetch_add(&g_nseen, 1)] = me;
   pthread_mutex_unlock(&g_seen_lock);
-  nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL); /* long enough for every worker to wake up and take a block */
+  /* Long enough for every worker to wake up and take a block. */
+  nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
 }
 
 static unsigned expected_workers(void) {

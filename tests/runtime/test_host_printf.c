@@ -77,8 +77,9 @@ __attribute__((format(printf, 2, 4))) static void expect(int line, const char *f
   char *got = host_printf(format, args, &ret);
   if (strcmp(got, want) != 0 || ret != need) {
     g_failures++;
-    fprintf(stderr, "line %d: format \"%s\"\n  got  (%d) \"%s\"\n  want (%d) \"%s\"\n", line,
-            format, ret, got, need, want);
+    /* At most 300 characters of each: some cases print thousands. */
+    fprintf(stderr, "line %d: format \"%s\"\n  got  (%d) \"%.300s\"\n  want (%d) \"%.300s\"\n",
+            line, format, ret, got, need, want);
   }
   free(got);
   free(want);
@@ -136,10 +137,11 @@ static void run_printf(void) {
            (ptrdiff_t)-8);
   }
   {
-    /* Width and precision from the arguments. */
-    EXPECT("[%*d|%-*d|%.*f|%*.*s]", &(struct { int a, b, c, d, e; double f; int g, h;
-           const char *i; }){6, 42, 5, -3, 2, 3.14159, 8, 3, "abcdef"}, 6, 42, 5, -3, 2, 3.14159,
-           8, 3, "abcdef");
+    /* Width and precision from the arguments; a negative width is the `-`
+     * flag, a negative precision is none. */
+    EXPECT("[%*d|%-*d|%*d|%.*f|%*.*s|%.*f]", &(struct { int a, b, c, d, e, f, g; double h;
+           int i, j; const char *k; int l; double m; }){6, 42, 5, -3, -4, 7, 2, 3.14159, 8, 3,
+           "abcdef", -2, 1.5}, 6, 42, 5, -3, -4, 7, 2, 3.14159, 8, 3, "abcdef", -2, 1.5);
   }
   {
     /* Longer than any fixed buffer the implementation might use. */

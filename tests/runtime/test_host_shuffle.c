@@ -42,8 +42,12 @@ static int up1(int lane, int lanes) { (void)lanes; return lane >= 1 ? lane - 1 :
 static int up3_of8(int lane, int lanes) { (void)lanes; return lane % 8 >= 3 ? lane - 3 : -1; }
 static int up2_min16(int lane, int lanes) { (void)lanes; return lane - 2 >= 16 ? lane - 2 : -1; }
 static int down1(int lane, int lanes) { return lane + 1 <= 31 ? exists(lane + 1, lanes) : -1; }
-static int down2_of8(int lane, int lanes) { return lane % 8 + 2 <= 7 ? exists(lane + 2, lanes) : -1; }
-static int down4_clamp15(int lane, int lanes) { return lane + 4 <= 15 ? exists(lane + 4, lanes) : -1; }
+static int down2_of8(int lane, int lanes) {
+  return lane % 8 + 2 <= 7 ? exists(lane + 2, lanes) : -1;
+}
+static int down4_clamp15(int lane, int lanes) {
+  return lane + 4 <= 15 ? exists(lane + 4, lanes) : -1;
+}
 static int bfly1(int lane, int lanes) { return exists(lane ^ 1, lanes); }
 static int bfly16(int lane, int lanes) { return exists(lane ^ 16, lanes); }
 static int bfly2_of4(int lane, int lanes) { return exists(lane ^ 2, lanes); }
@@ -172,6 +176,7 @@ static void run_reduce(void) {
       for (unsigned l = 0; l < 32; l++)
         failures += out[b * n + w * 32 + l] != v[l];
   }
+  free(out);
   if (failures)
     fprintf(stderr, "warp sums: %u wrong\n", failures);
   CHECK(failures == 0);

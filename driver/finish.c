@@ -1,0 +1,191 @@
+/* finish.c: what happens after the jobs ran: intermediate stages asked for
+ * with --emit= (or -S) are copied out of the temp directory under their
+ * final names, and -MD's depfile is written. Every output is written to a
+ * temp name beside it and renamed into place. */
+#include "job.h"
+
+#include "diag.h"
+#include "tmp.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  char *s = malloc((size_t)n + 1);
+  if (!s)
+    BUG("out of memory");
+  va_start(ap, f);
+  vsnprintf(s, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return s;
+}
+
+/* "dir/prog.mlir" -> "prog" */
+static char *stem(const char *path) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  const char *dot = strrchr(b, '.');
+  return fmt("%.*s", (int)(dot && dot != b ? dot - b : (long)strlen(b)), b);
+}
+
+/* Copies src to dest through a temp file and a rename. */
+static int publish(const char *src, const char *dest) {
+  void *data;
+  size_t size;
+  if (tmp_read_file(src, &data, &size) != 0)
+    return -1;
+  const char *t = tmp_output_path(dest);
+  int rc = t ? tmp_write_file(t, data, size) : -1;
+  free(data);
+  if (rc == 0)
+    rc = tmp_commit(t, dest);
+  return rc;
+}
+
+struct emitted {
+  const char *src;
+  char *dest;
+};
+
+/* Collects the files of one stage; their default names follow the inputs'. */
+static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
+  const struct options *o = p->opts;
+  size_t n = 0;
+  for (size_t u = 0; u < p->nunits; u++) {
+    struct unit *un = &p->units[u];
+    char *st = stem(un->input);
+    switch (o->emit) {
+    case EMIT_MLIR_HOST:
+      if (n < cap)
+        out[n++] = (struct emitted){un->host_mlir_path, fmt("%s.host.mlir", st)};
+      break;
+    case EMIT_MLIR_DEVICE:
+      if (n < cap)
+        out[n++] = (struct emitted){un->device_mlir_path, fmt("%s.device.mlir", st)};
+      break;
+    case EMIT_LLVM:
+      if (n < cap)
+        out[n++] = (struct emitted){un->host_ll_path, fmt("%s.ll", st)};
+      break;
+    case EMIT_FATBIN:
+      for (size_t m = 0; m < un->nmodules && n < cap; m++)
+        out[n++] = (struct emitted){un->blob_paths[m], fmt("%s-%s.gpucc-fatbin", st, un->module_names[m])};
+      break;
+    case EMIT_PTX:
+    case EMIT_CUBIN:
+    case EMIT_HSACO:
+      for (size_t m = 0; m < un->nmodules; m++)
+        for (size_t t = 0; t < o->ntargets && n < cap; t++) {
+          const struct target *tg = &o->targets[t];
+          size_t cell = m * o->ntargets + t;
+          const char *src = NULL, *ext = NULL;
+          if (o->emit == EMIT_PTX && tg->info->vendor == TARGET_NVIDIA)
+            src = un->device_paths[cell], ext = "ptx";
+          else if (o->emit == EMIT_CUBIN && tg->info->vendor == TARGET_NVIDIA)
+            src = un->linked_paths[cell], ext = "cubin";
+          else if (o->emit == EMIT_HSACO && tg->info->vendor == TARGET_AMD)
+            src = un->device_paths[cell], ext = "hsaco";
+          if (src)
+            out[n++] = (struct emitted){src, fmt("%s-%s-%s.%s", st, un->module_names[m], tg->id, ext)};
+        }
+      break;
+    default:
+      break;
+    }
+    free(st);
+  }
+  return n;
+}
+
+static int emit_outputs(struct plan *p) {
+  const struct options *o = p->opts;
+  struct emitted files[4096];
+  size_t n = collect(p, files, sizeof files / sizeof files[0]);
+  int rc = 0;
+  if (n == 0)
+    rc = diag_error("nothing to emit: no input produces that stage for these targets");
+  else if (o->output && n > 1)
+    rc = diag_error("-o names one file but this stage has %zu (one per gpu.module and target); "
+                    "leave out -o", n);
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    if (!files[i].src)
+      rc = diag_error("no %s for '%s' (is ptxas installed?)", "object", files[i].dest);
+    else
+      rc = publish(files[i].src, o->output ? o->output : files[i].dest);
+  }
+  for (size_t i = 0; i < n; i++)
+    free(files[i].dest);
+  return rc;
+}
+
+/* Make's escaping: spaces, '#' and '$' in file names. */
+static void put_escaped(FILE *f, const char *s) {
+  for (; *s; s++) {
+    if (*s == ' ' || *s == '#')
+      fputc('\\', f);
+    else if (*s == '$')
+      fputc('$', f);
+    fputc(*s, f);
+  }
+}
+
+static int write_depfile(struct plan *p) {
+  const struct options *o = p->opts;
+  const char *target = o->dep_target;
+  const char *main_out = o->output ? o->output
+                         : o->mode == MODE_COMPILE && p->nunits ? p->units[0].obj_final
+                                                                : "a.out";
+  if (!target)
+    target = main_out;
+  char *path = NULL;
+  if (o->dep_output) {
+    path = fmt("%s", o->dep_output);
+  } else {
+    /* gcc's rule: the output with its suffix replaced by .d */
+    const char *slash = strrchr(main_out, '/');
+    const char *dot = strrchr(slash ? slash : main_out, '.');
+    path = dot ? fmt("%.*s.d", (int)(dot - main_out), main_out) : fmt("%s.d", main_out);
+  }
+  const char *t = tmp_output_path(path);
+  if (!t) {
+    free(path);
+    return -1;
+  }
+  FILE *f = fopen(t, "w");
+  if (!f) {
+    free(path);
+    return diag_error("cannot write depfile '%s'", t);
+  }
+  put_escaped(f, target);
+  fputc(':', f);
+  for (size_t i = 0; i < o->ninputs; i++) {
+    if (o->inputs[i].kind == INPUT_LINKER || !strcmp(o->inputs[i].arg, "-"))
+      continue;
+    fputs(" \\\n ", f);
+    put_escaped(f, o->inputs[i].arg);
+  }
+  fputc('\n', f);
+  int bad = fflush(f) != 0 || ferror(f);
+  if (fclose(f) != 0 || bad) {
+    free(path);
+    return diag_error("cannot write depfile '%s'", t);
+  }
+  int rc = tmp_commit(t, path);
+  free(path);
+  return rc;
+}
+
+int plan_finish(struct plan *p) {
+  const struct options *o = p->opts;
+  if (o->mode == MODE_EMIT && emit_outputs(p) != 0)
+    return -1;
+  if (o->depfile && write_depfile(p) != 0)
+    return -1;
+  return 0;
+}
