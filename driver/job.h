@@ -32,6 +32,8 @@ struct unit {
   const char *device_mlir_path; /* --emit=mlir-device: temp file, or NULL */
   const char *host_ll_path;   /* --emit=llvm / -S: temp file, or NULL */
   struct host_info host;
+  char (*keys)[65];          /* [module * ntargets + target]: cache keys */
+  int *cached;               /* [target]: every module's objects came from the cache */
 };
 
 enum job_kind {
@@ -39,6 +41,7 @@ enum job_kind {
   JOB_TOOL,   /* spawned: ptxas, cc -shared, cc -c */
   JOB_BUNDLE, /* in-process: one gpu.module's objects into one blob */
   JOB_HOST,   /* in-process: embed blobs, lower host code, emit object */
+  JOB_FETCH,  /* in-process: one target's objects, copied from the cache */
 };
 
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };

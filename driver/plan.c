@@ -6,6 +6,7 @@
  * per gpu.module and one host job. Last comes the link, unless -c. */
 #include "job.h"
 
+#include "cache.h"
 #include "diag.h"
 #include "frontend.h"
 #include "tmp.h"
@@ -69,6 +70,65 @@ static char *stem_of(const char *path) {
   return xasprintf("%.*s", (int)n, base);
 }
 
+struct text {
+  char *data;
+  size_t len, cap;
+};
+
+static void text_append(MlirStringRef s, void *ud) {
+  struct text *t = ud;
+  if (t->len + s.length + 1 > t->cap) {
+    t->cap = (t->len + s.length + 1) * 2;
+    t->data = realloc(t->data, t->cap);
+    if (!t->data)
+      BUG("out of memory");
+  }
+  memcpy(t->data + t->len, s.data, s.length);
+  t->len += s.length;
+}
+
+/* Cache keys: the gpu.module's text (with locations under -g, since they
+ * end up in the code) and every parameter that changes the result. */
+static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
+  const struct options *o = p->opts;
+  u->keys = calloc(u->nmodules * o->ntargets + 1, sizeof *u->keys);
+  u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
+  if (!u->keys || !u->cached)
+    BUG("out of memory");
+  for (size_t m = 0; m < u->nmodules; m++) {
+    struct text t = {0};
+    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    if (o->debug_info)
+      mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+    mlirOperationPrintWithFlags(mods[m], flags, text_append, &t);
+    mlirOpPrintingFlagsDestroy(flags);
+    for (size_t ti = 0; ti < o->ntargets; ti++) {
+      const struct target *tg = &o->targets[ti];
+      char *params = xasprintf("gpucc-cache-1 gpucc=%s llvm=%s cuda=%s ptxas=%d target=%s "
+                               "features=%s O=%d g=%d",
+                               GPUCC_VERSION, GPUCC_LLVM_VERSION, p->tc.cuda_version,
+                               p->tc.ptxas[0] != 0, tg->id, tg->features, o->opt_level, o->debug_info);
+      for (size_t k = 0; k < o->nptxas_args; k++) {
+        char *more = xasprintf("%s Xptxas=%s", params, o->ptxas_args[k]);
+        free(params);
+        params = more;
+      }
+      cache_key(t.data ? t.data : "", t.len, params, u->keys[m * o->ntargets + ti]);
+      free(params);
+    }
+    free(t.data);
+  }
+  for (size_t ti = 0; ti < o->ntargets && cache_enabled(); ti++) {
+    int hit = u->nmodules > 0;
+    for (size_t m = 0; m < u->nmodules && hit; m++) {
+      size_t cell = m * o->ntargets + ti;
+      hit = cache_has(u->keys[cell], "dev") &&
+            (!u->linked_paths[cell] || cache_has(u->keys[cell], "lnk"));
+    }
+    u->cached[ti] = hit;
+  }
+}
+
 static int plan_unit(struct plan *p, struct unit *u) {
   const struct options *o = p->opts;
   if (frontend_parse(u->input, &u->module) != 0 || frontend_normalize(u->module) != 0)
@@ -84,13 +144,13 @@ static int plan_unit(struct plan *p, struct unit *u) {
     BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++)
     u->module_names[m] = frontend_symbol_name(mods[m]);
-  free(mods);
   u->host.needs_runner_utils = lowering_needs_runner_utils(u->module);
   if (o->emit == EMIT_MLIR_DEVICE) {
     /* The normalized module as it is now: nothing to compile. */
     u->device_mlir_path = tmp_path("device", ".mlir");
     if (!u->device_mlir_path || lowering_print_op(mlirModuleGetOperation(u->module), u->device_mlir_path) != 0)
       return -1;
+    free(mods);
     return 0;
   }
   if (o->emit == EMIT_MLIR_HOST)
@@ -112,9 +172,13 @@ static int plan_unit(struct plan *p, struct unit *u) {
         u->linked_paths[m * o->ntargets + t] = tmp_path(name, ".so");
       free(name);
     }
+  compute_keys(p, u, mods);
+  free(mods);
   size_t first_device = p->njobs;
   for (size_t t = 0; t < o->ntargets; t++) {
-    struct job *j = add_job(p, JOB_DEVICE, u, xasprintf("device code for %s: %s", o->targets[t].id, u->input));
+    struct job *j = u->cached[t]
+                        ? add_job(p, JOB_FETCH, u, xasprintf("cached device code for %s: %s", o->targets[t].id, u->input))
+                        : add_job(p, JOB_DEVICE, u, xasprintf("device code for %s: %s", o->targets[t].id, u->input));
     j->target = t;
   }
   size_t first_tool = p->njobs;
@@ -122,8 +186,8 @@ static int plan_unit(struct plan *p, struct unit *u) {
     for (size_t t = 0; t < o->ntargets; t++) {
       const char *linked = u->linked_paths[m * o->ntargets + t];
       const char *dev = u->device_paths[m * o->ntargets + t];
-      if (!linked)
-        continue;
+      if (!linked || u->cached[t])
+        continue; /* nothing to link, or it comes from the cache */
       if (o->targets[t].info->vendor == TARGET_HOST) {
         struct job *j = add_job(p, JOB_TOOL, u, xasprintf("cc -shared: @%s for host", u->module_names[m]));
         char **argv = calloc(8, sizeof *argv);
@@ -252,6 +316,7 @@ int plan_build(struct plan *p, const struct options *o) {
   p->opts = o;
   if (toolchain_find(&p->tc, o->cuda_path, o->rocm_path) != 0)
     return -1;
+  cache_open(o->use_cache && !o->dry_run);
   int any_nv = 0, any_amd = 0;
   for (size_t t = 0; t < o->ntargets; t++) {
     const struct target *tg = &o->targets[t];

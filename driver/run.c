@@ -2,6 +2,7 @@
  * With -v every job is shown before it runs and its wall time after. */
 #include "job.h"
 
+#include "cache.h"
 #include "diag.h"
 #include "fatbin.h"
 #include "frontend.h"
@@ -42,6 +43,9 @@ static void print_job(FILE *out, const struct plan *p, const struct job *j) {
     return;
   case JOB_HOST:
     fprintf(out, "# gpucc: host code %s -> %s\n", u->input, u->obj_path);
+    return;
+  case JOB_FETCH:
+    fprintf(out, "# gpucc: cache hit for %s, %s\n", u->input, o->targets[j->target].id);
     return;
   }
 }
@@ -98,6 +102,15 @@ static int run_bundle(struct plan *p, struct job *j) {
                                  e[n].size + (is_ptx ? 1 : 0)};
     n++;
   }
+  /* What was compiled (not fetched) goes into the cache. */
+  for (size_t t = 0; t < o->ntargets && cache_enabled(); t++) {
+    size_t cell = j->module * o->ntargets + t;
+    if (u->cached[t])
+      continue;
+    cache_store(u->keys[cell], "dev", u->device_paths[cell]);
+    if (u->linked_paths[cell])
+      cache_store(u->keys[cell], "lnk", u->linked_paths[cell]);
+  }
   void *blob;
   size_t size;
   char err[256];
@@ -142,9 +155,24 @@ static int run_host(struct plan *p, struct job *j) {
   return rc;
 }
 
+static int run_fetch(struct plan *p, struct job *j) {
+  const struct options *o = p->opts;
+  struct unit *u = j->unit;
+  for (size_t m = 0; m < u->nmodules; m++) {
+    size_t cell = m * o->ntargets + j->target;
+    if (cache_fetch(u->keys[cell], "dev", u->device_paths[cell]) != 0 ||
+        (u->linked_paths[cell] && cache_fetch(u->keys[cell], "lnk", u->linked_paths[cell]) != 0))
+      return diag_error("cache entry for @%s, %s vanished while in use; run again",
+                        u->module_names[m], o->targets[j->target].id);
+  }
+  return 0;
+}
+
 static int run_job(struct plan *p, struct job *j) {
   const struct options *o = p->opts;
   switch (j->kind) {
+  case JOB_FETCH:
+    return run_fetch(p, j);
   case JOB_TOOL:
     return spawn_run(j->argv, NULL, j->what);
   case JOB_DEVICE: {
@@ -230,7 +258,7 @@ int plan_run(struct plan *p) {
       struct job *j = &p->jobs[i];
       if (j->state != JOB_PENDING || !ready(p, j))
         continue;
-      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_HOST;
+      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_HOST || j->kind == JOB_FETCH;
       if (!in_parent && running >= limit)
         continue;
       if (verbose)
@@ -304,6 +332,7 @@ int plan_run(struct plan *p) {
     if (verbose)
       fprintf(stderr, "gpucc: %.3f s  link\n", now() - t0);
   }
+  cache_trim();
   if (verbose)
     fprintf(stderr, "gpucc: %.3f s  total (after parsing)\n", now() - total);
   return 0;

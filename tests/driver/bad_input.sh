@@ -5,6 +5,8 @@ set -eu
 gpucc=$1 bad=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A private device cache: tests must not read or fill the user's.
+export GPUCC_CACHE_DIR="$work/cache"
 fails=0
 
 # expect NAME STATUS REGEX -- ARGS...: runs gpucc ARGS in an empty directory

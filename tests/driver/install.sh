@@ -6,6 +6,8 @@ set -eu
 cmake=$1 build=$2 prog=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A private device cache: tests must not read or fill the user's.
+export GPUCC_CACHE_DIR="$work/cache"
 "$cmake" --install "$build" --prefix "$work/prefix" >"$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
 for f in bin/gpucc bin/gpucc-fatbin lib/libgpucc_rt.so; do
   [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed" >&2; exit 1; }

@@ -6,6 +6,8 @@ gpucc=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
+# A private device cache: tests must not read or fill the user's.
+export GPUCC_CACHE_DIR="$work/cache"
 
 # A program big enough to keep gpucc busy for a few seconds.
 {

@@ -15,6 +15,8 @@ shift 5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
+# A private device cache: tests must not read or fill the user's.
+export GPUCC_CACHE_DIR="$work/cache"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 TMPDIR="$work/tmp" "$gpucc" --save-temps --offload-arch=sm_80,sm_90,gfx90a,gfx942,host \

@@ -1,0 +1,208 @@
+/* cache.c: the device object cache; see cache.h for what and why.
+ *
+ * Layout: <dir>/<first two hex digits>/<key>.<part>. A hit refreshes the
+ * entry's modification time, which is what trimming orders by. */
+#include "cache.h"
+
+#include "diag.h"
+#include "fatbin.h"
+#include "tmp.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char dir[PATH_MAX];
+static int enabled;
+
+static int mkdirs(const char *path) {
+  char buf[PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+      return -1;
+    *p = '/';
+  }
+  return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int cache_open(int want) {
+  enabled = 0;
+  if (!want)
+    return -1;
+  const char *env = getenv("GPUCC_CACHE_DIR");
+  if (env && !*env)
+    return -1;
+  if (env)
+    snprintf(dir, sizeof dir, "%s", env);
+  else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME"))
+    snprintf(dir, sizeof dir, "%s/gpucc", getenv("XDG_CACHE_HOME"));
+  else if (getenv("HOME") && *getenv("HOME"))
+    snprintf(dir, sizeof dir, "%s/.cache/gpucc", getenv("HOME"));
+  else
+    return -1;
+  if (mkdirs(dir) != 0) {
+    diag_warning("cannot create the cache directory '%s': %s (compiling without cache)", dir,
+                 strerror(errno));
+    return -1;
+  }
+  enabled = 1;
+  return 0;
+}
+
+int cache_enabled(void) { return enabled; }
+
+void cache_key(const void *text, size_t size, const char *params, char key[CACHE_KEY_SIZE]) {
+  size_t plen = strlen(params);
+  char *buf = malloc(size + plen + 2);
+  if (!buf)
+    BUG("out of memory");
+  memcpy(buf, params, plen);
+  buf[plen] = '\n'; /* params never contain a newline: no ambiguity */
+  memcpy(buf + plen + 1, text, size);
+  unsigned char sum[FATBIN_SHA256_SIZE];
+  fatbin_sha256(buf, size + plen + 1, sum);
+  free(buf);
+  fatbin_sha256_hex(sum, key);
+}
+
+static void entry_path(char *out, size_t len, const char *key, const char *part) {
+  snprintf(out, len, "%s/%.2s/%s.%s", dir, key, key, part);
+}
+
+int cache_has(const char *key, const char *part) {
+  if (!enabled)
+    return 0;
+  char path[PATH_MAX + 128];
+  entry_path(path, sizeof path, key, part);
+  return access(path, R_OK) == 0;
+}
+
+static int copy_file(const char *src, const char *dest) {
+  int in = open(src, O_RDONLY | O_CLOEXEC);
+  if (in < 0)
+    return -1;
+  int out = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) {
+    close(in);
+    return -1;
+  }
+  char buf[1 << 16];
+  ssize_t n;
+  int rc = 0;
+  while ((n = read(in, buf, sizeof buf)) > 0)
+    if (write(out, buf, (size_t)n) != n) {
+      rc = -1;
+      break;
+    }
+  if (n < 0)
+    rc = -1;
+  close(in);
+  if (close(out) != 0)
+    rc = -1;
+  return rc;
+}
+
+int cache_fetch(const char *key, const char *part, const char *dest) {
+  if (!enabled)
+    return -1;
+  char path[PATH_MAX + 128];
+  entry_path(path, sizeof path, key, part);
+  if (copy_file(path, dest) != 0)
+    return -1;
+  utimensat(AT_FDCWD, path, NULL, 0); /* most recently used now */
+  return 0;
+}
+
+void cache_store(const char *key, const char *part, const char *src) {
+  if (!enabled)
+    return;
+  char sub[PATH_MAX + 8], path[PATH_MAX + 128], tmp[PATH_MAX + 160];
+  snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
+  if (mkdir(sub, 0755) != 0 && errno != EEXIST)
+    return;
+  entry_path(path, sizeof path, key, part);
+  /* Unique per process: two gpucc runs may store the same entry at once. */
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  if (copy_file(src, tmp) != 0 || rename(tmp, path) != 0) {
+    unlink(tmp);
+    diag_warning("cannot store '%s' in the cache '%s'", src, dir);
+  }
+}
+
+struct cached_file {
+  char path[PATH_MAX + 128];
+  time_t mtime;
+  off_t size;
+};
+
+static int older_first(const void *a, const void *b) {
+  const struct cached_file *x = a, *y = b;
+  return (x->mtime > y->mtime) - (x->mtime < y->mtime);
+}
+
+void cache_trim(void) {
+  if (!enabled)
+    return;
+  unsigned long long limit = 1ull << 30;
+  const char *env = getenv("GPUCC_CACHE_SIZE");
+  if (env && strtoull(env, NULL, 10) > 0)
+    limit = strtoull(env, NULL, 10);
+  struct cached_file *files = NULL;
+  size_t n = 0, cap = 0;
+  unsigned long long total = 0;
+  DIR *top = opendir(dir);
+  if (!top)
+    return;
+  struct dirent *d;
+  while ((d = readdir(top))) {
+    if (strlen(d->d_name) != 2)
+      continue;
+    char sub[PATH_MAX + 8];
+    snprintf(sub, sizeof sub, "%s/%s", dir, d->d_name);
+    DIR *sd = opendir(sub);
+    if (!sd)
+      continue;
+    struct dirent *e;
+    while ((e = readdir(sd))) {
+      if (e->d_name[0] == '.')
+        continue;
+      if (n == cap) {
+        cap = cap ? cap * 2 : 256;
+        struct cached_file *g = realloc(files, cap * sizeof *g);
+        if (!g)
+          break;
+        files = g;
+      }
+      struct cached_file *f = &files[n];
+      snprintf(f->path, sizeof f->path, "%s/%s", sub, e->d_name);
+      struct stat st;
+      if (stat(f->path, &st) != 0)
+        continue;
+      f->mtime = st.st_mtime;
+      f->size = st.st_size;
+      total += (unsigned long long)st.st_size;
+      n++;
+    }
+    closedir(sd);
+  }
+  closedir(top);
+  if (total > limit) {
+    /* Down to 90% so that the next builds do not trim again at once. */
+    qsort(files, n, sizeof *files, older_first);
+    for (size_t i = 0; i < n && total > limit / 10 * 9; i++)
+      if (unlink(files[i].path) == 0)
+        total -= (unsigned long long)files[i].size;
+  }
+  free(files);
+}

@@ -1,0 +1,38 @@
+/* cache.h: the device object cache.
+ *
+ * Device code is the slow part of a build and depends only on the
+ * gpu.module's text, the target, the flags that affect code and the tool
+ * versions, so gpucc keeps each (gpu.module, target) result in a cache
+ * directory: $GPUCC_CACHE_DIR, else $XDG_CACHE_HOME/gpucc, else
+ * ~/.cache/gpucc; off with --no-cache or GPUCC_CACHE_DIR="". A rebuild after
+ * a host-only change then compiles no device code. Entries are written to a
+ * temp name and renamed, so concurrent gpucc processes never see half an
+ * entry; the cache is kept under $GPUCC_CACHE_SIZE bytes (default 1 GiB) by
+ * removing the least recently used entries. */
+#ifndef GPUCC_CACHE_H
+#define GPUCC_CACHE_H
+
+#include <stddef.h>
+
+#define CACHE_KEY_SIZE 65 /* hex SHA-256 and NUL */
+
+/* Sets up the cache directory; returns 0 when the cache is usable, -1 when
+ * it is off or cannot be created (not an error: gpucc just compiles). */
+int cache_open(int enabled);
+int cache_enabled(void);
+
+/* Key of one (gpu.module, target) result from everything that affects it. */
+void cache_key(const void *module_text, size_t text_size, const char *params,
+               char key[CACHE_KEY_SIZE]);
+
+/* Copies the entry's file `part` ("dev" or "lnk") to dest. Returns 0 on a
+ * hit, -1 on a miss (silent). */
+int cache_fetch(const char *key, const char *part, const char *dest);
+/* True when the entry has that part. */
+int cache_has(const char *key, const char *part);
+/* Stores the file src as the entry's part. Failures are warnings only. */
+void cache_store(const char *key, const char *part, const char *src);
+/* Removes least recently used entries beyond the size limit. */
+void cache_trim(void);
+
+#endif

@@ -1,0 +1,63 @@
+#!/bin/sh
+# The device object cache: a second build compiles no device code, a
+# host-only change compiles no device code, a kernel change does, results
+# are identical with and without the cache, concurrent builds are safe, and
+# the size limit holds. Usage: cache.sh GPUCC PROGRAM.mlir
+set -eu
+gpucc=$1 prog=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export GPUCC_CACHE_DIR="$work/cache"
+flags="--offload-arch=sm_90,gfx90a,host -v"
+fails=0
+check() {
+  name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
+}
+compiled() { grep -c 's  device code for' "$1" || true; }
+fetched() { grep -c 's  cached device code for' "$1" || true; }
+
+cp "$prog" p.mlir
+"$gpucc" $flags p.mlir -o app1 2>log1
+check first_build_compiles test "$(compiled log1)" -eq 3
+"$gpucc" $flags p.mlir -o app2 2>log2
+check second_build_fetches sh -c "test $(compiled log2) -eq 0 && test $(fetched log2) -eq 3"
+check same_result cmp app1 app2
+GPUCC_CACHE_DIR= "$gpucc" $flags p.mlir -o app3 2>log3
+check no_cache_same_result cmp app1 app3
+"$gpucc" $flags --no-cache p.mlir -o app4 2>log4
+check no_cache_flag test "$(compiled log4)" -eq 3
+
+# A host-only change: the memset value 2.0 becomes 5.0.
+sed 's/arith.constant 2.0 : f32/arith.constant 5.0 : f32/' p.mlir >host_change.mlir
+check host_change_differs sh -c "! cmp -s p.mlir host_change.mlir"
+"$gpucc" $flags host_change.mlir -o app5 2>log5
+check host_change_no_device_work test "$(compiled log5)" -eq 0
+check host_change_runs sh -c "GPUCC_BACKEND=host ./app5 | grep -q '^\\[6,  6,'"
+
+# A kernel change: add 1.0 becomes add 1.5.
+sed 's/%one = arith.constant 1.0 : f32/%one = arith.constant 1.5 : f32/' p.mlir >kernel_change.mlir
+"$gpucc" $flags kernel_change.mlir -o app6 2>log6
+check kernel_change_recompiles test "$(compiled log6)" -eq 3
+check kernel_change_runs sh -c "GPUCC_BACKEND=host ./app6 | grep -q '^\\[3.5,  3.5,'"
+
+# Two builds at once into an empty cache.
+export GPUCC_CACHE_DIR="$work/cache2"
+"$gpucc" $flags p.mlir -o c1 2>/dev/null &
+a=$!
+"$gpucc" $flags p.mlir -o c2 2>/dev/null &
+b=$!
+ra=0; rb=0
+wait $a || ra=$?
+wait $b || rb=$?
+check concurrent_builds sh -c "test $ra -eq 0 && test $rb -eq 0 && cmp -s c1 app1 && cmp -s c2 app1"
+check concurrent_no_partial_entries sh -c "! find '$work/cache2' -name '*.tmp.*' | grep -q ."
+
+# The size limit: with a limit of one byte nothing may stay.
+export GPUCC_CACHE_DIR="$work/cache3"
+GPUCC_CACHE_SIZE=1 "$gpucc" $flags p.mlir -o c3 2>/dev/null
+check size_limit sh -c "test -z \"\$(find '$work/cache3' -type f)\""
+
+[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
