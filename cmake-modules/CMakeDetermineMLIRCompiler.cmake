@@ -54,16 +54,17 @@ endif()
 # The runtime gpucc links into every program, read off its own link line
 # (`gpucc -### x.o` prints "cc ... -L<dir> -lgpucc_rt -Wl,-rpath,<dir> -lm"),
 # the way CMake learns a C compiler's implicit libraries from `cc -v`. When C
-# (or C++) links a target with MLIR objects, CMake adds these
-# CMAKE_MLIR_IMPLICIT_LINK_LIBRARIES to the link line, as it adds the Fortran
-# runtime when C links Fortran objects.
+# (or C++) links a target with MLIR objects, CMake adds the implicit
+# libraries and directories of MLIR to the link line, as it adds the Fortran
+# runtime when C links Fortran objects; see CMakeMLIRCompiler.cmake.in for
+# the rpath.
 execute_process(COMMAND "${CMAKE_MLIR_COMPILER}" "-###" gpucc-probe.o -o gpucc-probe
   OUTPUT_VARIABLE _mlir_link ERROR_VARIABLE _mlir_link RESULT_VARIABLE _mlir_rc)
 if(NOT _mlir_rc EQUAL 0 OR NOT _mlir_link MATCHES " -L([^ ]+) -lgpucc_rt ")
   message(FATAL_ERROR "cannot find gpucc's runtime in its link line ('${CMAKE_MLIR_COMPILER} -###'):\n${_mlir_link}")
 endif()
-set(CMAKE_MLIR_RUNTIME_LIBRARY "${CMAKE_MATCH_1}/libgpucc_rt.so")
-set(CMAKE_MLIR_IMPLICIT_LINK_LIBRARIES "${CMAKE_MLIR_RUNTIME_LIBRARY}")
+set(CMAKE_MLIR_IMPLICIT_LINK_DIRECTORIES "${CMAKE_MATCH_1}")
+set(CMAKE_MLIR_IMPLICIT_LINK_LIBRARIES gpucc_rt)
 if(_mlir_link MATCHES " -lm( |\n|$)")
   list(APPEND CMAKE_MLIR_IMPLICIT_LINK_LIBRARIES m)
 endif()

@@ -111,6 +111,9 @@ function(_gpucc_split_target t dir)
     if(rel MATCHES "^\\.\\./")
       get_filename_component(rel "${src}" NAME)
     endif()
+    # Ninja makes output directories, the Makefile generators do not.
+    get_filename_component(rel_dir "${out_dir}/${rel}" DIRECTORY)
+    file(MAKE_DIRECTORY "${rel_dir}")
     set(outputs)
     foreach(arch IN LISTS archs)
       string(REPLACE ":" "_" arch_file "${arch}")
@@ -134,7 +137,11 @@ function(_gpucc_split_target t dir)
   endforeach()
   if(all_outputs)
     add_custom_target(${t}_gpucc_device DEPENDS ${all_outputs})
-    add_dependencies(${t} ${t}_gpucc_device)
+    # Ninja follows OBJECT_DEPENDS to the steps by file; a target-level
+    # dependency there would also hold back the target's C objects.
+    if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+      add_dependencies(${t} ${t}_gpucc_device)
+    endif()
   endif()
 endfunction()
 
