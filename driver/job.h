@@ -42,6 +42,7 @@ enum job_kind {
   JOB_BUNDLE, /* in-process: one gpu.module's objects into one blob */
   JOB_HOST,   /* in-process: embed blobs, lower host code, emit object */
   JOB_FETCH,  /* in-process: one target's objects, copied from the cache */
+  JOB_PACK,   /* in-process (--device-only): every object into one file */
 };
 
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
@@ -60,6 +61,14 @@ struct job {
   double started;
 };
 
+/* A .gpucc-device file given to --bundle. */
+struct device_part {
+  const char *path;
+  void *data;
+  size_t size;
+  struct fatbin *fb;
+};
+
 struct plan {
   const struct options *opts;
   struct toolchain tc;
@@ -67,6 +76,8 @@ struct plan {
   size_t nunits;
   struct job *jobs;
   size_t njobs;
+  struct device_part *parts; /* --bundle: the .gpucc-device inputs, opened */
+  size_t nparts;
   char **link_argv;     /* NULL with -c */
   const char *link_tmp; /* temp output renamed to opts->output */
 };

@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include "diag.h"
+#include "fatbin.h"
 #include "native.h"
 
 #include <stdio.h>
@@ -13,7 +14,7 @@ enum opt_id {
   OPT_DRY_RUN, OPT_SAVE_TEMPS, OPT_CUDA_PATH, OPT_ROCM_PATH, OPT_LIB, OPT_LIBDIR, OPT_WL,
   OPT_XLINKER, OPT_XPTXAS, OPT_SHARED, OPT_FPIC, OPT_LANG, OPT_MD, OPT_MMD, OPT_MF, OPT_MT,
   OPT_JOBS, OPT_COLOR, OPT_COLOR_FLAG, OPT_NO_COLOR, OPT_NO_CACHE, OPT_WERROR, OPT_HELP,
-  OPT_VERSION,
+  OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS,
 };
 
 enum opt_form {
@@ -57,6 +58,11 @@ static const struct opt_spec table[] = {
     {OPT_MT, "-MT", FORM_SEPARATE, "<target>", "target named in the depfile (default: the output)"},
     {OPT_JOBS, "-j", FORM_SEPARATE, "<n>", "run up to <n> device jobs at once (default: number of cores)"},
     {OPT_NO_CACHE, "--no-cache", FORM_FLAG, NULL, "do not use the device object cache ($GPUCC_CACHE_DIR)"},
+    {OPT_DEVICE_ONLY, "--device-only", FORM_FLAG, NULL,
+     "with -c: write only the device objects of the given targets (<output>.gpucc-device)"},
+    {OPT_BUNDLE, "--bundle", FORM_FLAG, NULL,
+     "with -c: take device objects from .gpucc-device inputs instead of compiling them"},
+    {OPT_COMPRESS, "--fatbin-compress", FORM_EQUALS, "<mode>", "fat binary compression: none, fast (default), size"},
     {OPT_COLOR, "-fdiagnostics-color", FORM_EQUALS, "<when>", "color diagnostics: auto (default), always, never"},
     {OPT_COLOR_FLAG, "-fdiagnostics-color", FORM_FLAG, NULL, "same as -fdiagnostics-color=always"},
     {OPT_NO_COLOR, "-fno-diagnostics-color", FORM_FLAG, NULL, "same as -fdiagnostics-color=never"},
@@ -154,9 +160,12 @@ static int classify(struct options *o, const char *path) {
     return add_input(o, INPUT_MLIR, path);
   if (!strcmp(sfx, ".c"))
     return add_input(o, INPUT_C, path);
+  if (!strcmp(sfx, ".gpucc-device"))
+    return add_input(o, INPUT_DEVICE, path);
   if (!strcmp(sfx, ".o") || !strcmp(sfx, ".a") || !strcmp(sfx, ".so") || strstr(path, ".so."))
     return add_input(o, INPUT_LINKER, path);
-  return diag_error("'%s': unknown file type (expected .mlir, .mlirbc, .c, .o, .a or .so)", path);
+  return diag_error("'%s': unknown file type (expected .mlir, .mlirbc, .c, .o, .a, .so or "
+                    ".gpucc-device)", path);
 }
 
 static int apply(struct options *o, const struct opt_spec *s, const char *val) {
@@ -239,6 +248,15 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
     return 0;
   }
   case OPT_NO_CACHE: o->use_cache = 0; return 0;
+  case OPT_DEVICE_ONLY: o->device_only = 1; return 0;
+  case OPT_BUNDLE: o->bundle = 1; return 0;
+  case OPT_COMPRESS: {
+    enum fatbin_compress c;
+    if (fatbin_compress_parse(val, &c) != 0)
+      return diag_error("invalid argument '%s' to --fatbin-compress= (expected none, fast or size)", val);
+    o->fatbin_compress = (int)c;
+    return 0;
+  }
   case OPT_COLOR:
     if (!strcmp(val, "auto"))
       o->color = COLOR_AUTO;
@@ -265,6 +283,10 @@ int options_parse(int argc, char **argv, struct options *o) {
   memset(o, 0, sizeof *o);
   o->opt_level = 2;
   o->use_cache = 1;
+  /* "fast" by default: as small as "size" within a few percent on gpucc's
+   * archives (the per-target objects are near-duplicates, which any zstd
+   * level finds), at a tenth of the time. */
+  o->fatbin_compress = FATBIN_COMPRESS_FAST;
   forced_lang = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];

@@ -11,7 +11,12 @@
 
 #include <stddef.h>
 
-enum input_kind { INPUT_MLIR, INPUT_C, INPUT_LINKER /* .o .a .so, -l, -Wl, */ };
+enum input_kind {
+  INPUT_MLIR,
+  INPUT_C,
+  INPUT_LINKER, /* .o .a .so, -l, -Wl, */
+  INPUT_DEVICE, /* .gpucc-device: one target's objects, from --device-only */
+};
 
 struct input {
   enum input_kind kind;
@@ -51,6 +56,9 @@ struct options {
   int shared;          /* -shared */
   int jobs;            /* -j: device jobs at once; 0 = number of cores */
   int use_cache;       /* off with --no-cache */
+  int device_only;     /* --device-only: write the targets' objects, no host code */
+  int bundle;          /* --bundle: take device objects from .gpucc-device inputs */
+  int fatbin_compress; /* enum fatbin_compress */
   enum emit_stage emit;
   enum color_mode color;
   int depfile;         /* -MD / -MMD */

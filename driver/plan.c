@@ -8,6 +8,7 @@
 
 #include "cache.h"
 #include "diag.h"
+#include "fatbin.h"
 #include "frontend.h"
 #include "tmp.h"
 
@@ -144,7 +145,6 @@ static int plan_unit(struct plan *p, struct unit *u) {
     BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++)
     u->module_names[m] = frontend_symbol_name(mods[m]);
-  u->host.needs_runner_utils = lowering_needs_runner_utils(u->module);
   if (o->emit == EMIT_MLIR_DEVICE) {
     /* The normalized module as it is now: nothing to compile. */
     u->device_mlir_path = tmp_path("device", ".mlir");
@@ -172,6 +172,29 @@ static int plan_unit(struct plan *p, struct unit *u) {
         u->linked_paths[m * o->ntargets + t] = tmp_path(name, ".so");
       free(name);
     }
+  if (o->bundle) {
+    /* Device objects come from the .gpucc-device inputs. */
+    free(mods);
+    u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
+    size_t first_bundle = p->njobs;
+    for (size_t m = 0; m < u->nmodules; m++) {
+      char *name = xasprintf("%s-%s", stem, u->module_names[m]);
+      u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
+      free(name);
+      struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", u->module_names[m]));
+      j->module = m;
+    }
+    size_t end_bundles = p->njobs;
+    u->obj_final = o->output ? o->output : xasprintf("%s.o", stem);
+    u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
+    free(stem);
+    if (!u->obj_path)
+      return -1;
+    struct job *host = add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
+    for (size_t k = first_bundle; k < end_bundles; k++)
+      add_dep(host, k);
+    return 0;
+  }
   compute_keys(p, u, mods);
   free(mods);
   size_t first_device = p->njobs;
@@ -206,6 +229,18 @@ static int plan_unit(struct plan *p, struct unit *u) {
       j->module = m;
       add_dep(j, first_device + t);
     }
+  if (o->device_only) {
+    size_t end_tools = p->njobs;
+    u->obj_final = o->output ? o->output : xasprintf("%s.gpucc-device", stem);
+    u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
+    free(stem);
+    if (!u->obj_path)
+      return -1;
+    struct job *pack = add_job(p, JOB_PACK, u, xasprintf("device objects: %s", u->input));
+    for (size_t k = first_device; k < end_tools; k++)
+      add_dep(pack, k);
+    return 0;
+  }
   for (size_t m = 0; m < u->nmodules; m++) {
     char *name = xasprintf("%s-%s", stem, u->module_names[m]);
     u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
@@ -284,13 +319,11 @@ static int plan_link(struct plan *p) {
     argv[k++] = "-shared";
   argv[k++] = "-o";
   argv[k++] = (char *)p->link_tmp;
-  int runner_utils = 0;
   size_t u = 0;
   /* Keep the user's order: MLIR objects stand where their inputs stood. */
   for (size_t i = 0; i < o->ninputs; i++) {
     if (o->inputs[i].kind == INPUT_MLIR) {
       argv[k++] = (char *)p->units[u].obj_path;
-      runner_utils |= p->units[u].host.needs_runner_utils;
       u++;
     } else {
       argv[k++] = (char *)o->inputs[i].arg;
@@ -299,15 +332,37 @@ static int plan_link(struct plan *p) {
   argv[k++] = xasprintf("-L%s", resolved);
   argv[k++] = "-lgpucc_rt";
   argv[k++] = xasprintf("-Wl,-rpath,%s", resolved);
-  if (runner_utils) {
-    argv[k++] = "-L" GPUCC_LLVM_LIBDIR;
-    argv[k++] = "-lmlir_c_runner_utils";
-    argv[k++] = "-lmlir_runner_utils";
-    argv[k++] = "-Wl,-rpath," GPUCC_LLVM_LIBDIR;
-  }
+  /* MLIR's runner utilities (printMemrefF32 & co.): always offered, but
+   * --as-needed keeps them out unless some object calls them; objects given
+   * as .o files may, and we cannot tell from here. */
+  argv[k++] = "-L" GPUCC_LLVM_LIBDIR;
+  argv[k++] = "-Wl,--push-state,--as-needed";
+  argv[k++] = "-lmlir_c_runner_utils";
+  argv[k++] = "-lmlir_runner_utils";
+  argv[k++] = "-Wl,--pop-state";
+  argv[k++] = "-Wl,-rpath," GPUCC_LLVM_LIBDIR;
   argv[k++] = "-lm";
   argv[k] = NULL;
   p->link_argv = argv;
+  return 0;
+}
+
+static int open_parts(struct plan *p) {
+  const struct options *o = p->opts;
+  p->parts = calloc(o->ninputs + 1, sizeof *p->parts);
+  if (!p->parts)
+    BUG("out of memory");
+  for (size_t i = 0; i < o->ninputs; i++) {
+    if (o->inputs[i].kind != INPUT_DEVICE)
+      continue;
+    struct device_part *dp = &p->parts[p->nparts++];
+    dp->path = o->inputs[i].arg;
+    if (tmp_read_file(dp->path, &dp->data, &dp->size) != 0)
+      return -1;
+    char err[256];
+    if (fatbin_open(dp->data, dp->size, &dp->fb, err, sizeof err) != 0)
+      return diag_error("'%s' is not a device object file from --device-only: %s", dp->path, err);
+  }
   return 0;
 }
 
@@ -336,8 +391,23 @@ int plan_build(struct plan *p, const struct options *o) {
                  p->tc.cuda_path[0] ? "the CUDA toolkit has no bin/ptxas" : "no CUDA toolkit; use --cuda-path");
   if (nmlir && any_amd && toolchain_rocm_shim(&p->tc) != 0)
     return -1;
-  if (o->mode == MODE_COMPILE && o->output && o->ninputs > 1)
+  size_t ncompiled = 0, ndevice = 0;
+  for (size_t i = 0; i < o->ninputs; i++) {
+    ncompiled += o->inputs[i].kind == INPUT_MLIR || o->inputs[i].kind == INPUT_C;
+    ndevice += o->inputs[i].kind == INPUT_DEVICE;
+  }
+  if (o->mode == MODE_COMPILE && o->output && ncompiled > 1)
     return diag_error("cannot specify -o with -c and several inputs");
+  if ((o->device_only || o->bundle) && o->mode != MODE_COMPILE)
+    return diag_error("%s needs -c", o->device_only ? "--device-only" : "--bundle");
+  if (o->device_only && o->bundle)
+    return diag_error("--device-only and --bundle cannot be combined");
+  if (ndevice && !o->bundle)
+    return diag_error(".gpucc-device inputs need --bundle");
+  if (o->bundle && !ndevice)
+    return diag_error("--bundle needs .gpucc-device inputs (from --device-only)");
+  if (o->bundle && open_parts(p) != 0)
+    return -1;
   if (o->mode != MODE_LINK && nmlir == 0)
     return diag_error("-c, -S and --emit= need an MLIR input");
 

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -47,6 +48,9 @@ static void print_job(FILE *out, const struct plan *p, const struct job *j) {
   case JOB_FETCH:
     fprintf(out, "# gpucc: cache hit for %s, %s\n", u->input, o->targets[j->target].id);
     return;
+  case JOB_PACK:
+    fprintf(out, "# gpucc: device objects of %s -> %s\n", u->input, u->obj_path);
+    return;
   }
 }
 
@@ -57,53 +61,127 @@ void plan_print(const struct plan *p) {
     spawn_print(stdout, p->link_argv);
 }
 
-static enum fatbin_vendor vendor_of(const struct target *t) {
-  return t->info->vendor == TARGET_NVIDIA ? FATBIN_VENDOR_NVIDIA
-         : t->info->vendor == TARGET_AMD  ? FATBIN_VENDOR_AMD
-                                          : FATBIN_VENDOR_HOST;
+
+/* The objects of one gpu.module, collected for writing: entries plus the
+ * buffers that hold their bytes. */
+struct objects {
+  struct fatbin_entry *e;
+  void **bufs;
+  size_t n, cap;
+};
+
+static struct fatbin_entry *objects_add(struct objects *ob, void *buf) {
+  if (ob->n == ob->cap) {
+    ob->cap = ob->cap ? ob->cap * 2 : 16;
+    ob->e = realloc(ob->e, ob->cap * sizeof *ob->e);
+    ob->bufs = realloc(ob->bufs, ob->cap * sizeof *ob->bufs);
+    if (!ob->e || !ob->bufs)
+      BUG("out of memory");
+  }
+  ob->bufs[ob->n] = buf;
+  struct fatbin_entry *e = &ob->e[ob->n++];
+  memset(e, 0, sizeof *e);
+  return e;
+}
+
+static void objects_free(struct objects *ob) {
+  for (size_t i = 0; i < ob->n; i++)
+    free(ob->bufs[i]);
+  free(ob->e);
+  free(ob->bufs);
+}
+
+/* Reads the objects compiled for module m (all targets) from the job files. */
+static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct objects *ob) {
+  const struct options *o = p->opts;
+  for (size_t t = 0; t < o->ntargets; t++) {
+    const struct target *tg = &o->targets[t];
+    size_t cell = m * o->ntargets + t;
+    const char *linked = u->linked_paths[cell];
+    void *buf;
+    size_t size;
+    if (linked) {
+      if (tmp_read_file(linked, &buf, &size) != 0)
+        return -1;
+      int host = tg->info->vendor == TARGET_HOST;
+      *objects_add(ob, buf) = (struct fatbin_entry){
+          u->module_names[m], host ? FATBIN_VENDOR_HOST : FATBIN_VENDOR_NVIDIA, tg->id,
+          host ? FATBIN_FORMAT_SO : FATBIN_FORMAT_CUBIN, buf, size, tg->features};
+      if (host)
+        continue;
+    }
+    if (tmp_read_file(u->device_paths[cell], &buf, &size) != 0)
+      return -1;
+    int is_ptx = tg->info->vendor == TARGET_NVIDIA;
+    /* PTX goes in with its NUL: the driver's JIT wants a C string, and
+     * tmp_read_file leaves one after the data. */
+    *objects_add(ob, buf) = (struct fatbin_entry){
+        u->module_names[m], is_ptx ? FATBIN_VENDOR_NVIDIA : FATBIN_VENDOR_AMD, tg->id,
+        is_ptx ? FATBIN_FORMAT_PTX : FATBIN_FORMAT_HSACO, buf, size + (is_ptx ? 1 : 0), tg->features};
+  }
+  return 0;
+}
+
+/* --bundle: the objects of module m from every .gpucc-device input. */
+static int collect_parts(struct plan *p, struct unit *u, size_t m, struct objects *ob) {
+  for (size_t k = 0; k < p->nparts; k++) {
+    struct device_part *dp = &p->parts[k];
+    for (size_t i = 0; i < fatbin_count(dp->fb); i++) {
+      const struct fatbin_entry *e = fatbin_get(dp->fb, i);
+      if (strcmp(e->module, u->module_names[m]) != 0)
+        continue;
+      const void *data;
+      size_t size;
+      void *to_free = NULL;
+      char err[256];
+      if (fatbin_read_object(dp->fb, i, &data, &size, &to_free, err, sizeof err) != 0)
+        return diag_error("'%s': %s", dp->path, err);
+      void *copy = malloc(size ? size : 1);
+      if (!copy)
+        BUG("out of memory");
+      memcpy(copy, data, size);
+      free(to_free);
+      struct fatbin_entry *n = objects_add(ob, copy);
+      *n = *e;
+      n->data = copy;
+      n->size = size;
+    }
+  }
+  if (ob->n == 0)
+    return diag_error("no .gpucc-device input has objects for gpu.module @%s", u->module_names[m]);
+  return 0;
+}
+
+/* What the manifest records of the options that change code. */
+static void code_flags(const struct options *o, char *buf, size_t len) {
+  snprintf(buf, len, "-O%d%s", o->opt_level, o->debug_info ? " -g" : "");
+  for (size_t i = 0; i < o->nptxas_args; i++) {
+    size_t n = strlen(buf);
+    snprintf(buf + n, len - n, " -Xptxas %s", o->ptxas_args[i]);
+  }
+}
+
+static int write_objects(struct plan *p, struct objects *ob, const char *path, const char *what) {
+  char flags[512], err[256];
+  code_flags(p->opts, flags, sizeof flags);
+  struct fatbin_meta meta = {GPUCC_VERSION, GPUCC_LLVM_VERSION, flags};
+  void *blob;
+  size_t size;
+  if (fatbin_write_ex(ob->e, ob->n, &meta, (enum fatbin_compress)p->opts->fatbin_compress, &blob,
+                      &size, err, sizeof err) != 0)
+    return diag_error("cannot write the fat binary for %s: %s", what, err);
+  int rc = tmp_write_file(path, blob, size);
+  free(blob);
+  return rc;
 }
 
 static int run_bundle(struct plan *p, struct job *j) {
   const struct options *o = p->opts;
   struct unit *u = j->unit;
-  size_t cap = o->ntargets * 2, n = 0;
-  struct fatbin_entry *e = calloc(cap + 1, sizeof *e);
-  void **bufs = calloc(cap + 1, sizeof *bufs);
-  if (!e || !bufs)
-    BUG("out of memory");
-  int rc = -1;
-  for (size_t t = 0; t < o->ntargets; t++) {
-    const struct target *tg = &o->targets[t];
-    size_t cell = j->module * o->ntargets + t;
-    const char *linked = u->linked_paths[cell];
-    if (tg->info->vendor == TARGET_HOST) {
-      if (tmp_read_file(linked, &bufs[n], &e[n].size) != 0)
-        goto out;
-      e[n] = (struct fatbin_entry){u->module_names[j->module], FATBIN_VENDOR_HOST, tg->id,
-                                   FATBIN_FORMAT_SO, bufs[n], e[n].size};
-      n++;
-      continue;
-    }
-    const char *cubin = linked;
-    if (cubin) {
-      if (tmp_read_file(cubin, &bufs[n], &e[n].size) != 0)
-        goto out;
-      e[n] = (struct fatbin_entry){u->module_names[j->module], FATBIN_VENDOR_NVIDIA, tg->id,
-                                   FATBIN_FORMAT_CUBIN, bufs[n], e[n].size};
-      n++;
-    }
-    if (tmp_read_file(u->device_paths[cell], &bufs[n], &e[n].size) != 0)
-      goto out;
-    int is_ptx = tg->info->vendor == TARGET_NVIDIA;
-    /* PTX goes in with its NUL: the driver's JIT wants a C string, and
-     * tmp_read_file leaves one after the data. */
-    e[n] = (struct fatbin_entry){u->module_names[j->module], vendor_of(tg), tg->id,
-                                 is_ptx ? FATBIN_FORMAT_PTX : FATBIN_FORMAT_HSACO, bufs[n],
-                                 e[n].size + (is_ptx ? 1 : 0)};
-    n++;
-  }
+  struct objects ob = {0};
+  int rc = o->bundle ? collect_parts(p, u, j->module, &ob) : collect_compiled(p, u, j->module, &ob);
   /* What was compiled (not fetched) goes into the cache. */
-  for (size_t t = 0; t < o->ntargets && cache_enabled(); t++) {
+  for (size_t t = 0; rc == 0 && !o->bundle && t < o->ntargets && cache_enabled(); t++) {
     size_t cell = j->module * o->ntargets + t;
     if (u->cached[t])
       continue;
@@ -111,20 +189,40 @@ static int run_bundle(struct plan *p, struct job *j) {
     if (u->linked_paths[cell])
       cache_store(u->keys[cell], "lnk", u->linked_paths[cell]);
   }
-  void *blob;
-  size_t size;
-  char err[256];
-  if (fatbin_write(e, n, &blob, &size, err, sizeof err) != 0) {
-    diag_error("cannot write the fat binary for @%s: %s", u->module_names[j->module], err);
-    goto out;
+  if (rc == 0) {
+    char what[300];
+    snprintf(what, sizeof what, "@%s", u->module_names[j->module]);
+    rc = write_objects(p, &ob, u->blob_paths[j->module], what);
   }
-  rc = tmp_write_file(u->blob_paths[j->module], blob, size);
-  free(blob);
-out:
-  for (size_t i = 0; i < n + 1 && i < cap + 1; i++)
-    free(bufs[i]);
-  free(bufs);
-  free(e);
+  objects_free(&ob);
+  return rc;
+}
+
+/* --device-only: every module's objects for the given targets in one file
+ * (a fat binary holding several gpu.modules), renamed into place. */
+static int run_pack(struct plan *p, struct job *j) {
+  const struct options *o = p->opts;
+  struct unit *u = j->unit;
+  struct objects ob = {0};
+  int rc = 0;
+  for (size_t m = 0; m < u->nmodules && rc == 0; m++)
+    rc = collect_compiled(p, u, m, &ob);
+  for (size_t m = 0; rc == 0 && m < u->nmodules && cache_enabled(); m++)
+    for (size_t t = 0; t < o->ntargets; t++) {
+      size_t cell = m * o->ntargets + t;
+      if (u->cached[t])
+        continue;
+      cache_store(u->keys[cell], "dev", u->device_paths[cell]);
+      if (u->linked_paths[cell])
+        cache_store(u->keys[cell], "lnk", u->linked_paths[cell]);
+    }
+  if (rc == 0 && ob.n == 0)
+    rc = diag_error("'%s' has no gpu.module: no device objects to write", u->input);
+  if (rc == 0)
+    rc = write_objects(p, &ob, u->obj_path, u->input);
+  objects_free(&ob);
+  if (rc == 0)
+    rc = tmp_commit(u->obj_path, u->obj_final);
   return rc;
 }
 
@@ -144,11 +242,9 @@ static int run_host(struct plan *p, struct job *j) {
   free(blobs);
   free(sizes);
   if (rc == 0) {
-    int needs = u->host.needs_runner_utils;
     const struct options *o = p->opts;
     rc = lowering_host(u->module, o->opt_level, o->debug_info, u->obj_path, u->host_mlir_path,
                        u->host_ll_path, &u->host);
-    u->host.needs_runner_utils |= needs;
   }
   if (rc == 0 && u->obj_final)
     rc = tmp_commit(u->obj_path, u->obj_final);
@@ -173,6 +269,8 @@ static int run_job(struct plan *p, struct job *j) {
   switch (j->kind) {
   case JOB_FETCH:
     return run_fetch(p, j);
+  case JOB_PACK:
+    return run_pack(p, j);
   case JOB_TOOL:
     return spawn_run(j->argv, NULL, j->what);
   case JOB_DEVICE: {
@@ -258,7 +356,8 @@ int plan_run(struct plan *p) {
       struct job *j = &p->jobs[i];
       if (j->state != JOB_PENDING || !ready(p, j))
         continue;
-      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_HOST || j->kind == JOB_FETCH;
+      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_HOST || j->kind == JOB_FETCH ||
+                      j->kind == JOB_PACK;
       if (!in_parent && running >= limit)
         continue;
       if (verbose)

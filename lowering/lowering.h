@@ -57,12 +57,9 @@ int lowering_embed(MlirModule module, const void *const *blobs, const size_t *si
 
 /* What the host object needs at link time. */
 struct host_info {
-  int needs_runner_utils; /* calls printMemrefF32 & co. */
+  int needs_runner_utils; /* calls printMemrefF32 & co. (the link offers
+                             those libraries --as-needed in any case) */
 };
-
-/* True when the module declares functions of MLIR's runner-utils libraries
- * (printMemrefF32 and friends), which the link then has to add. */
-int lowering_needs_runner_utils(MlirModule module);
 
 /* Lowers the host side to LLVM IR and writes a native PIC object to obj_path.
  * A `func.func @main()` without results gets an int main returning 0.
