@@ -141,7 +141,7 @@ void cache_store(const char *key, const char *part, const char *src) {
 }
 
 struct cached_file {
-  char path[PATH_MAX + 128];
+  char path[PATH_MAX + 300];
   time_t mtime;
   off_t size;
 };
@@ -169,7 +169,7 @@ void cache_trim(void) {
     if (strlen(d->d_name) != 2)
       continue;
     char sub[PATH_MAX + 8];
-    snprintf(sub, sizeof sub, "%s/%s", dir, d->d_name);
+    snprintf(sub, sizeof sub, "%s/%.2s", dir, d->d_name);
     DIR *sd = opendir(sub);
     if (!sd)
       continue;

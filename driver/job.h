@@ -26,7 +26,10 @@ struct unit {
   const char **linked_paths; /* same shape: the cubin (ptxas) or the host
                                 shared object (cc -shared); NULL if none */
   const char **blob_paths;   /* [module]: the fat-binary blob */
-  const char *obj_path;      /* host object, with the blobs embedded */
+  char tag[17];              /* names this TU's blob symbols (hash of the module) */
+  const char *host_obj_path; /* host code, referring to the blob symbols */
+  const char **blob_obj_paths; /* [module]: the object defining its blob */
+  const char *obj_path;      /* with -c: host + blob objects, combined (ld -r) */
   const char *obj_final;     /* with -c: where obj_path is renamed to */
   const char *host_mlir_path; /* --emit=mlir-host: temp file, or NULL */
   const char *device_mlir_path; /* --emit=mlir-device: temp file, or NULL */
@@ -40,7 +43,7 @@ enum job_kind {
   JOB_DEVICE, /* in-process: all gpu.modules of a unit for one target */
   JOB_TOOL,   /* spawned: ptxas, cc -shared, cc -c */
   JOB_BUNDLE, /* in-process: one gpu.module's objects into one blob */
-  JOB_HOST,   /* in-process: embed blobs, lower host code, emit object */
+  JOB_HOST,   /* in-process: lower host code, emit its object */
   JOB_FETCH,  /* in-process: one target's objects, copied from the cache */
   JOB_PACK,   /* in-process (--device-only): every object into one file */
 };
@@ -54,6 +57,7 @@ struct job {
   struct unit *unit;
   size_t target; /* JOB_DEVICE, JOB_BUNDLE: index into options.targets */
   size_t module; /* JOB_BUNDLE */
+  const char *commit_from, *commit_to; /* renamed into place on success */
   size_t *deps;  /* indices of jobs that must be done first */
   size_t ndeps;
   enum job_state state;

@@ -88,6 +88,65 @@ static void text_append(MlirStringRef s, void *ud) {
   t->len += s.length;
 }
 
+/* A name for this TU's blob symbols that is the same in every build of the
+ * same module and differs between TUs: a hash of the normalized module. */
+static void compute_tag(struct unit *u) {
+  struct text t = {0};
+  mlirOperationPrint(mlirModuleGetOperation(u->module), text_append, &t);
+  unsigned char sum[FATBIN_SHA256_SIZE];
+  fatbin_sha256(t.data ? t.data : "", t.len, sum);
+  free(t.data);
+  char hex[2 * FATBIN_SHA256_SIZE + 1];
+  fatbin_sha256_hex(sum, hex);
+  snprintf(u->tag, sizeof u->tag, "%.16s", hex);
+}
+
+/* The host job and, per gpu.module, where its blob object goes; with -c, the
+ * job that combines them into the output object. Bundles are the jobs
+ * [first_bundle, end_bundles). */
+static int plan_host(struct plan *p, struct unit *u, const char *stem, size_t first_bundle,
+                     size_t end_bundles) {
+  const struct options *o = p->opts;
+  compute_tag(u);
+  u->host_obj_path = tmp_path(stem, ".host.o");
+  u->blob_obj_paths = calloc(u->nmodules + 1, sizeof *u->blob_obj_paths);
+  if (!u->blob_obj_paths)
+    BUG("out of memory");
+  for (size_t m = 0; m < u->nmodules; m++) {
+    char *name = xasprintf("%s-%s", stem, u->module_names[m]);
+    u->blob_obj_paths[m] = tmp_path(name, ".fatbin.o");
+    free(name);
+  }
+  /* Host code needs no device result: it runs alongside the device jobs. */
+  size_t host = p->njobs;
+  add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
+  if (o->mode != MODE_COMPILE)
+    return 0;
+  u->obj_final = o->output ? o->output : xasprintf("%s.o", stem);
+  u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
+  if (!u->obj_path)
+    return -1;
+  char **argv = calloc(u->nmodules + 6, sizeof *argv);
+  if (!argv)
+    BUG("out of memory");
+  size_t k = 0;
+  argv[k++] = "ld";
+  argv[k++] = "-r";
+  argv[k++] = "-o";
+  argv[k++] = (char *)u->obj_path;
+  argv[k++] = (char *)u->host_obj_path;
+  for (size_t m = 0; m < u->nmodules; m++)
+    argv[k++] = (char *)u->blob_obj_paths[m];
+  struct job *j = add_job(p, JOB_TOOL, u, xasprintf("ld -r: %s", u->obj_final));
+  j->argv = argv;
+  j->commit_from = u->obj_path;
+  j->commit_to = u->obj_final;
+  add_dep(j, host);
+  for (size_t b = first_bundle; b < end_bundles; b++)
+    add_dep(j, b);
+  return 0;
+}
+
 /* Cache keys: the gpu.module's text (with locations under -g, since they
  * end up in the code) and every parameter that changes the result. */
 static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
@@ -184,16 +243,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
       struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", u->module_names[m]));
       j->module = m;
     }
-    size_t end_bundles = p->njobs;
-    u->obj_final = o->output ? o->output : xasprintf("%s.o", stem);
-    u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
+    int rc = plan_host(p, u, stem, first_bundle, p->njobs);
     free(stem);
-    if (!u->obj_path)
-      return -1;
-    struct job *host = add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
-    for (size_t k = first_bundle; k < end_bundles; k++)
-      add_dep(host, k);
-    return 0;
+    return rc;
   }
   compute_keys(p, u, mods);
   free(mods);
@@ -255,21 +307,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
         add_dep(j, k);
   }
   size_t end_bundles = p->njobs;
-  if (o->mode == MODE_COMPILE) {
-    u->obj_final = o->output ? o->output : xasprintf("%s.o", stem);
-    u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
-  } else {
-    u->obj_path = tmp_path(stem, ".o");
-  }
+  int rc = plan_host(p, u, stem, end_bundles - u->nmodules, end_bundles);
   free(stem);
-  if (!u->obj_path)
-    return -1;
-  struct job *host = add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
-  /* After every bundle (and so every device job) of this unit: the host job
-   * rewrites the module that device jobs read. */
-  for (size_t k = first_device; k < end_bundles; k++)
-    add_dep(host, k);
-  return 0;
+  return rc;
 }
 
 /* The directory of the running gpucc, for finding libgpucc_rt. */
@@ -310,7 +350,9 @@ static int plan_link(struct plan *p) {
   p->link_tmp = o->dry_run ? out : tmp_output_path(out);
   if (!p->link_tmp)
     return -1;
-  size_t cap = p->nunits + o->ninputs + 32, k = 0;
+  size_t cap = o->ninputs + 32, k = 0;
+  for (size_t u = 0; u < p->nunits; u++)
+    cap += p->units[u].nmodules + 1;
   char **argv = calloc(cap, sizeof *argv);
   if (!argv)
     BUG("out of memory");
@@ -323,7 +365,9 @@ static int plan_link(struct plan *p) {
   /* Keep the user's order: MLIR objects stand where their inputs stood. */
   for (size_t i = 0; i < o->ninputs; i++) {
     if (o->inputs[i].kind == INPUT_MLIR) {
-      argv[k++] = (char *)p->units[u].obj_path;
+      argv[k++] = (char *)p->units[u].host_obj_path;
+      for (size_t m = 0; m < p->units[u].nmodules; m++)
+        argv[k++] = (char *)p->units[u].blob_obj_paths[m];
       u++;
     } else {
       argv[k++] = (char *)o->inputs[i].arg;

@@ -40,10 +40,11 @@ static void print_job(FILE *out, const struct plan *p, const struct job *j) {
     fputc('\n', out);
     return;
   case JOB_BUNDLE:
-    fprintf(out, "# gpucc: bundle @%s ->  %s\n", u->module_names[j->module], u->blob_paths[j->module]);
+    fprintf(out, "# gpucc: bundle @%s -> %s %s\n", u->module_names[j->module], u->blob_paths[j->module],
+            u->blob_obj_paths ? u->blob_obj_paths[j->module] : "");
     return;
   case JOB_HOST:
-    fprintf(out, "# gpucc: host code %s -> %s\n", u->input, u->obj_path);
+    fprintf(out, "# gpucc: host code %s -> %s\n", u->input, u->host_obj_path);
     return;
   case JOB_FETCH:
     fprintf(out, "# gpucc: cache hit for %s, %s\n", u->input, o->targets[j->target].id);
@@ -195,6 +196,15 @@ static int run_bundle(struct plan *p, struct job *j) {
     rc = write_objects(p, &ob, u->blob_paths[j->module], what);
   }
   objects_free(&ob);
+  if (rc == 0 && u->blob_obj_paths) {
+    void *blob = NULL;
+    size_t size;
+    rc = tmp_read_file(u->blob_paths[j->module], &blob, &size);
+    if (rc == 0)
+      rc = lowering_blob_object(u->blob_obj_paths[j->module], u->tag, u->module_names[j->module],
+                                blob, size);
+    free(blob);
+  }
   return rc;
 }
 
@@ -227,28 +237,10 @@ static int run_pack(struct plan *p, struct job *j) {
 }
 
 static int run_host(struct plan *p, struct job *j) {
+  const struct options *o = p->opts;
   struct unit *u = j->unit;
-  void **blobs = calloc(u->nmodules + 1, sizeof *blobs);
-  size_t *sizes = calloc(u->nmodules + 1, sizeof *sizes);
-  if (!blobs || !sizes)
-    BUG("out of memory");
-  int rc = 0;
-  for (size_t m = 0; m < u->nmodules && rc == 0; m++)
-    rc = tmp_read_file(u->blob_paths[m], &blobs[m], &sizes[m]);
-  if (rc == 0)
-    rc = lowering_embed(u->module, (const void *const *)blobs, sizes);
-  for (size_t m = 0; m < u->nmodules; m++)
-    free(blobs[m]);
-  free(blobs);
-  free(sizes);
-  if (rc == 0) {
-    const struct options *o = p->opts;
-    rc = lowering_host(u->module, o->opt_level, o->debug_info, u->obj_path, u->host_mlir_path,
-                       u->host_ll_path, &u->host);
-  }
-  if (rc == 0 && u->obj_final)
-    rc = tmp_commit(u->obj_path, u->obj_final);
-  return rc;
+  return lowering_host(u->module, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
+                       u->host_mlir_path, u->host_ll_path, &u->host);
 }
 
 static int run_fetch(struct plan *p, struct job *j) {
@@ -356,8 +348,7 @@ int plan_run(struct plan *p) {
       struct job *j = &p->jobs[i];
       if (j->state != JOB_PENDING || !ready(p, j))
         continue;
-      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_HOST || j->kind == JOB_FETCH ||
-                      j->kind == JOB_PACK;
+      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_FETCH || j->kind == JOB_PACK;
       if (!in_parent && running >= limit)
         continue;
       if (verbose)
@@ -414,6 +405,10 @@ int plan_run(struct plan *p) {
         diag_error("%s: killed by signal %d", j->what, WTERMSIG(status));
       else if (j->kind != JOB_TOOL && diag_error_count() == 0)
         diag_error("%s failed", j->what); /* the child reported the details */
+      kill_running(p);
+      return -1;
+    }
+    if (j->commit_from && tmp_commit(j->commit_from, j->commit_to) != 0) {
       kill_running(p);
       return -1;
     }

@@ -1,11 +1,12 @@
 /* host.c: the host side, from MLIR to a native object file, in-process.
  *
- * lowering_embed swaps each gpu.module for a gpu.binary whose one object is
- * the module's fat-binary blob, in format "bin" so that LLVM's select_object
- * translation calls mgpuModuleLoad(blob, size), with a `section` property so
- * the blob lands in .gpucc_fatbin where gpucc-fatbin finds it. The target
- * attribute of that object is only a label: the runtime picks the real
- * object from inside the blob.
+ * embed_placeholders swaps each gpu.module for a gpu.binary whose one object
+ * is a placeholder, in format "bin" so that LLVM's select_object translation
+ * emits mgpuModuleLoad(blob, size). After translation, externalize_blobs
+ * points that call at the external blob and size symbols instead, which the
+ * blob object (lowering_blob_object) defines in the .gpucc_fatbin section,
+ * where the runtime and gpucc-fatbin find it. The target attribute of the
+ * object is only a label: the runtime picks the real object from the blob.
  *
  * lowering_host runs the CPU pipeline (gpu-to-llvm among the rest), checks
  * that no gpu op was silently left behind, translates to LLVM IR, fixes up a
@@ -38,7 +39,9 @@
 
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-int lowering_embed(MlirModule module, const void *const *blobs, const size_t *sizes) {
+#define PLACEHOLDER "GPUCCPLACEHOLDER"
+
+static int embed_placeholders(MlirModule module) {
   MlirContext ctx = mlirModuleGetContext(module);
   MlirAttribute label = mlirAttributeParseGet(ctx, str("#nvvm.target"));
   MlirNamedAttribute section = mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("section")),
@@ -48,8 +51,7 @@ int lowering_embed(MlirModule module, const void *const *blobs, const size_t *si
   MlirOperation *mods;
   size_t n = frontend_gpu_modules(module, &mods);
   for (size_t i = 0; i < n; i++) {
-    MlirAttribute obj = mlirGPUObjectAttrGet(ctx, label, 3 /* bin */,
-                                             (MlirStringRef){blobs[i], sizes[i]}, props);
+    MlirAttribute obj = mlirGPUObjectAttrGet(ctx, label, 3 /* bin */, str(PLACEHOLDER), props);
     MlirAttribute objs = mlirArrayAttrGet(ctx, 1, &obj);
     MlirOperationState st = mlirOperationStateGet(str("gpu.binary"), mlirOperationGetLocation(mods[i]));
     /* The parser fills in the default handler; ops built by hand must name
@@ -165,6 +167,77 @@ static int fix_void_main(MlirModule module) {
   return 0;
 }
 
+void lowering_blob_symbol(char *buf, size_t len, const char *tag, const char *module, int size) {
+  snprintf(buf, len, "__gpucc_fatbin%s.%s.%s", size ? "_size" : "", tag, module);
+}
+
+/* The translation made, per gpu.binary B, a constant @B_binary holding the
+ * placeholder and a constructor @B_load calling mgpuModuleLoad(@B_binary,
+ * size). Point that call at the external symbols instead. */
+static int externalize_blobs(LLVMModuleRef mod, const char *tag) {
+  LLVMContextRef c = LLVMGetModuleContext(mod);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMValueRef next;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g; g = next) {
+    next = LLVMGetNextGlobal(g);
+    const char *section = LLVMGetSection(g);
+    size_t len;
+    const char *gname = LLVMGetValueName2(g, &len);
+    if (!section || strcmp(section, ".gpucc_fatbin") != 0 || len < 8 ||
+        strcmp(gname + len - 7, "_binary") != 0)
+      continue;
+    char module[512], sym[700], size_sym[700];
+    snprintf(module, sizeof module, "%.*s", (int)(len - 7), gname);
+    lowering_blob_symbol(sym, sizeof sym, tag, module, 0);
+    lowering_blob_symbol(size_sym, sizeof size_sym, tag, module, 1);
+    LLVMValueRef blob = LLVMAddGlobal(mod, LLVMArrayType2(LLVMInt8TypeInContext(c), 0), sym);
+    LLVMValueRef size = LLVMAddGlobal(mod, i64, size_sym);
+    LLVMSetVisibility(blob, LLVMHiddenVisibility);
+    LLVMSetVisibility(size, LLVMHiddenVisibility);
+    int patched = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!LLVMIsACallInst(call) || LLVMGetNumArgOperands(call) != 2)
+        continue;
+      LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+      LLVMPositionBuilderBefore(b, call);
+      LLVMSetOperand(call, 1, LLVMBuildLoad2(b, i64, size, "fatbin.size"));
+      LLVMDisposeBuilder(b);
+      patched++;
+    }
+    if (patched != 1)
+      return diag_error("internal: expected one mgpuModuleLoad of '%s', found %d", gname, patched);
+    LLVMReplaceAllUsesWith(g, blob);
+    LLVMDeleteGlobal(g);
+  }
+  return 0;
+}
+
+int lowering_blob_object(const char *path, const char *tag, const char *module, const void *data,
+                         size_t size) {
+  LLVMContextRef c = LLVMContextCreate();
+  LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("gpucc-fatbin", c);
+  char sym[700], size_sym[700];
+  lowering_blob_symbol(sym, sizeof sym, tag, module, 0);
+  lowering_blob_symbol(size_sym, sizeof size_sym, tag, module, 1);
+  LLVMValueRef init = LLVMConstStringInContext2(c, data, size, 1);
+  LLVMValueRef blob = LLVMAddGlobal(mod, LLVMTypeOf(init), sym);
+  LLVMSetInitializer(blob, init);
+  LLVMSetGlobalConstant(blob, 1);
+  LLVMSetSection(blob, ".gpucc_fatbin");
+  LLVMSetAlignment(blob, 8);
+  LLVMSetVisibility(blob, LLVMHiddenVisibility);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMValueRef sz = LLVMAddGlobal(mod, i64, size_sym);
+  LLVMSetInitializer(sz, LLVMConstInt(i64, size, 0));
+  LLVMSetGlobalConstant(sz, 1);
+  LLVMSetVisibility(sz, LLVMHiddenVisibility);
+  int rc = lowering_emit_object(mod, 0, path);
+  LLVMDisposeModule(mod);
+  LLVMContextDispose(c);
+  return rc;
+}
+
 /* Functions of MLIR's runner-utils libraries a program may call. */
 static int is_runner_util(const char *name) {
   static const char *const prefixes[] = {"printMemref", "_mlir_ciface_printMemref", "printF32",
@@ -209,7 +282,7 @@ int lowering_print_op(MlirOperation op, const char *path) {
   return 0;
 }
 
-int lowering_host(MlirModule module, int opt, int debug, const char *obj_path,
+int lowering_host(MlirModule module, const char *tag, int opt, int debug, const char *obj_path,
                   const char *mlir_path, const char *ll_path, struct host_info *info) {
   memset(info, 0, sizeof *info);
   frontend_set_activity("host code");
@@ -219,8 +292,8 @@ int lowering_host(MlirModule module, int opt, int debug, const char *obj_path,
   char pipeline[1024];
   snprintf(pipeline, sizeof pipeline, "%s%s)", HOST_PIPELINE_BODY,
            debug ? ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" : "");
-  if (fix_void_main(module) != 0 || frontend_run_pipeline(module, pipeline) != 0 ||
-      check_leftovers(module) != 0)
+  if (embed_placeholders(module) != 0 || fix_void_main(module) != 0 ||
+      frontend_run_pipeline(module, pipeline) != 0 || check_leftovers(module) != 0)
     goto out;
   if (mlir_path && lowering_print_op(mlirModuleGetOperation(module), mlir_path) != 0)
     goto out;
@@ -229,6 +302,8 @@ int lowering_host(MlirModule module, int opt, int debug, const char *obj_path,
   if (!mod)
     goto out;
   scan_imports(mod, info);
+  if (externalize_blobs(mod, tag) != 0)
+    goto out;
   char *msg = NULL;
   if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
     diag_error("internal: invalid host LLVM IR: %s", msg);

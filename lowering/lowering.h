@@ -3,9 +3,12 @@
  * Device side: lowering_device() compiles every gpu.module of a normalized
  * module for one target and writes one file per gpu.module (PTX text for
  * NVIDIA, an hsaco for AMD). ptxas then runs as a separate, spawned job.
- * Host side: lowering_embed() swaps each gpu.module for a gpu.binary holding
- * its fat-binary blob; lowering_host() lowers the rest to LLVM IR and emits a
- * native object file in-process through the LLVM C API. */
+ * Host side: lowering_host() swaps each gpu.module for a gpu.binary, lowers
+ * the rest to LLVM IR and emits a native object file in-process through the
+ * LLVM C API. It does not need the device code: each gpu.binary's bytes are
+ * referenced through two external symbols (see lowering_blob_symbol), which
+ * lowering_blob_object() defines once the fat binary exists, so host code is
+ * generated while the device jobs still run. */
 #ifndef GPUCC_LOWERING_H
 #define GPUCC_LOWERING_H
 
@@ -50,10 +53,15 @@ char **lowering_ptxas_argv(const struct toolchain *tc, const struct target *t, i
                            int line_info, const char *const *extra, size_t nextra,
                            const char *ptx, const char *cubin);
 
-/* Replaces the i-th gpu.module by a gpu.binary named like it whose single
- * object is blobs[i] (sizes[i] bytes), placed in the .gpucc_fatbin section.
- * Returns 0 or -1 (reported). */
-int lowering_embed(MlirModule module, const void *const *blobs, const size_t *sizes);
+/* The symbols that hold gpu.module `module`'s fat binary and its size in a
+ * translation unit identified by `tag` (unique per TU, stable across builds):
+ * "__gpucc_fatbin.<tag>.<module>" and "__gpucc_fatbin_size.<tag>.<module>". */
+void lowering_blob_symbol(char *buf, size_t len, const char *tag, const char *module, int size);
+
+/* Writes an object file defining both symbols for one blob, the bytes in the
+ * .gpucc_fatbin section. Returns 0 or -1 (reported). */
+int lowering_blob_object(const char *path, const char *tag, const char *module, const void *blob,
+                         size_t size);
 
 /* What the host object needs at link time. */
 struct host_info {
@@ -63,10 +71,11 @@ struct host_info {
 
 /* Lowers the host side to LLVM IR and writes a native PIC object to obj_path.
  * A `func.func @main()` without results gets an int main returning 0.
- * debug adds line tables. With mlir_path / ll_path non-NULL, also writes the
+ * tag names the blob symbols (lowering_blob_symbol). debug adds line
+ * tables. With mlir_path / ll_path non-NULL, also writes the
  * host module in the LLVM dialect / the LLVM IR text there.
  * Returns 0 or -1 (reported). */
-int lowering_host(MlirModule module, int opt, int debug, const char *obj_path,
+int lowering_host(MlirModule module, const char *tag, int opt, int debug, const char *obj_path,
                   const char *mlir_path, const char *ll_path, struct host_info *info);
 
 /* Writes an operation's textual form to path (checked, not atomic: callers

@@ -41,6 +41,6 @@ wait $pid || rc=$?
 fail=0
 [ "$rc" -eq 130 ] || { echo "FAIL: exit status $rc, want 130" >&2; cat "$work/err" >&2; fail=1; }
 [ -z "$(ls -A "$work/tmp")" ] || { echo "FAIL: temp files left: $(ls -R "$work/tmp")" >&2; fail=1; }
-[ -z "$(ls "$work" | grep -v '^\(tmp\|big.mlir\|err\)$')" ] || { echo "FAIL: output left: $(ls "$work")" >&2; fail=1; }
+[ -z "$(ls "$work" | grep -v '^\(tmp\|big.mlir\|err\|cache\)$')" ] || { echo "FAIL: output left: $(ls "$work")" >&2; fail=1; }
 [ $fail -eq 0 ] && echo "ok: interrupted after $((n * 50 + 500)) ms, exit 130, nothing left"
 exit $fail
