@@ -2,9 +2,9 @@
  *
  * An executable, shared library or relocatable object carries its blobs in
  * the section ".gpucc_fatbin", one per gpu.module, each 8-byte aligned within
- * the section, with zero bytes allowed between them (alignment padding, and
- * whatever the linker adds when it concatenates the sections of several
- * objects). A file that is itself a blob is visited directly; it is read by
+ * the section, with zero bytes allowed between them (the writer's padding to
+ * a multiple of 8, alignment padding, and whatever the linker adds when it
+ * concatenates the sections of several objects). A file that is itself a blob is visited directly; it is read by
  * the same loop as a section, so blobs joined back to back (with `cat`, say)
  * are each visited too, and the messages for a damaged blob are the same.
  *
@@ -55,25 +55,24 @@ static int fatbin_scan_blobs(const unsigned char *sec, size_t n, int in_section,
     if (pos % 8 != 0 || rem < FATBIN_MAGIC_SIZE ||
         memcmp(sec + pos, FATBIN_MAGIC, FATBIN_MAGIC_SIZE) != 0)
       return fatbin_error(err, errlen, "fatbin: unexpected bytes%s", at);
-    uint32_t version;
-    uint64_t tar_size;
-    if (!fatbin_read_header(sec + pos, rem, &version, &tar_size))
+    struct fatbin_header h;
+    if (!fatbin_read_header(sec + pos, rem, &h))
       return fatbin_error(err, errlen,
                           "fatbin: truncated archive%s: %zu bytes, shorter than "
                           "the %d-byte header",
                           at, rem, FATBIN_HEADER_SIZE);
-    if (version != FATBIN_VERSION)
+    if (!fatbin_version_known(h.version))
       return fatbin_error(err, errlen,
                           "fatbin: archive%s has unsupported version %u (this "
-                          "reader knows %d)",
-                          at, (unsigned)version, FATBIN_VERSION);
-    if (tar_size > rem - FATBIN_HEADER_SIZE)
+                          "reader knows %d to %d)",
+                          at, (unsigned)h.version, FATBIN_VERSION_MIN, FATBIN_VERSION);
+    if (h.payload_size > rem - FATBIN_HEADER_SIZE)
       return fatbin_error(err, errlen,
                           "fatbin: truncated archive%s: header says %llu bytes, "
                           "%zu available",
-                          at, (unsigned long long)tar_size,
+                          at, (unsigned long long)h.payload_size,
                           rem - FATBIN_HEADER_SIZE);
-    size_t blob_size = FATBIN_HEADER_SIZE + (size_t)tar_size;
+    size_t blob_size = FATBIN_HEADER_SIZE + (size_t)h.payload_size;
     int r = s->visit(sec + pos, blob_size, s->ud);
     if (r != 0) {
       s->stopped = 1;

@@ -68,6 +68,8 @@ int fatbin_version_known(uint32_t version);
  * and not "." or "..", so that they are safe as path components of
  * extracted files and unambiguous in the manifest. */
 int fatbin_name_ok(const char *s);
+/* "<module>/<target>.<format>", malloc'ed (NULL when out of memory). */
+char *fatbin_member_path(const struct fatbin_entry *e);
 
 /* ---- tar (fatbin_tar.c) -------------------------------------------------- */
 
@@ -79,24 +81,28 @@ struct fatbin_member {
                                 the data out in one piece from the buffer */
   size_t size;
   size_t header_pos; /* offset of its header in the buffer */
-  size_t data_pos;   /* offset of its data (SIZE_MAX when copied) */
+  size_t data_pos;   /* offset of its data (SIZE_MAX when copied; for an
+                        empty member, just past its header) */
   int claimed;       /* named by a manifest line */
 };
 
 struct fatbin_members {
-  struct fatbin_member *at;
+  struct fatbin_member *at;      /* in archive order */
+  struct fatbin_member **sorted; /* by name, once the walk is done */
   size_t n, cap;
 };
 
 /* Lists the members of the tar (or tar fragment: a buffer cut at a member
  * boundary, without the end-of-archive records) in buf. Only plain files
- * with distinct names are accepted. Appends to *ms, which the caller
- * releases with fatbin_members_free even on failure. */
+ * with distinct names are accepted. Fills *ms (zero-initialized by the
+ * caller), which the caller releases with fatbin_members_free even on
+ * failure. */
 int fatbin_tar_walk(const unsigned char *buf, size_t size, struct fatbin_members *ms,
                     char *err, size_t errlen);
 void fatbin_members_free(struct fatbin_members *ms);
-const struct fatbin_member *fatbin_members_find(const struct fatbin_members *ms,
-                                                const char *name);
+/* The member called name, or NULL (bsearch over the sorted index). */
+struct fatbin_member *fatbin_members_find(const struct fatbin_members *ms,
+                                          const char *name);
 
 /* ---- zstd frames (fatbin_zstd.c) -------------------------------------------- */
 

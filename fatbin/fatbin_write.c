@@ -1,13 +1,20 @@
 /* fatbin_write.c: builds a blob from a list of objects (driver side).
  *
- * The entries are checked, sorted by (module, target, format) and written as a
- * ustar archive through libarchive into a growable memory buffer that already
- * holds room for the 24-byte blob header; the header's size field is filled in
- * once the archive is closed. MANIFEST is always the first member. Every
- * member gets the same fixed metadata (mtime 0, uid/gid 0, no user or group
- * names, mode 0644) and the archive is not padded to a block size beyond tar's
- * own 512-byte records, so the same objects always give byte-identical blobs:
- * builds are reproducible and a test can compare them with cmp. */
+ * The entries are checked, sorted by (module, vendor, format, target) so that
+ * the objects of one vendor family sit together with their closest relatives
+ * next to each other (sm_80, sm_86, sm_90, sm_100: numbers in targets compare
+ * by value), hashed, and written by libarchive as a ustar archive with fixed
+ * metadata (mtime 0, uid/gid 0, no user or group names, mode 0644) and no
+ * padding beyond tar's own 512-byte records. Walking that tar back tells
+ * where each member landed. For a compressed blob the tar is then cut at
+ * member boundaries into zstd frames, one per (module, vendor, format), so the
+ * manifest can say which frame holds each object and at which offset, and
+ * how many compressed bytes it took. The manifest is written last, as its
+ * own one-member tar placed in front: the object offsets it records are
+ * relative to their frame and so do not depend on its length.
+ *
+ * Nothing here depends on time, paths or the order of the input, so the same
+ * objects and metadata always give byte-identical blobs. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,89 +25,20 @@
 
 #include "fatbin_private.h"
 
-/* The output buffer handed to libarchive's write callback. */
-struct fatbin_outbuf {
-  unsigned char *data;
-  size_t len, cap;
+/* What goes into one tar: names, bytes, sizes, in order. */
+struct fatbin_tar_input {
+  const char *const *names;
+  const void *const *data;
+  const size_t *sizes;
+  size_t n;
 };
 
-/* A text buffer for the manifest; `failed` records an allocation failure so
- * that the appends need not each be checked. */
-struct fatbin_text {
-  char *data;
-  size_t len, cap;
-  int failed;
-};
-
-static int fatbin_reserve(unsigned char **data, size_t *cap, size_t need) {
-  if (need <= *cap)
-    return 0;
-  size_t ncap = *cap ? *cap : 4096;
-  while (ncap < need) {
-    if (ncap > SIZE_MAX / 2)
-      return -1;
-    ncap *= 2;
-  }
-  unsigned char *p = realloc(*data, ncap);
-  if (!p)
-    return -1;
-  *data = p;
-  *cap = ncap;
-  return 0;
-}
-
-static la_ssize_t fatbin_write_cb(struct archive *a, void *ud, const void *buf,
-                                  size_t n) {
-  struct fatbin_outbuf *out = ud;
-  if (n > SIZE_MAX - out->len ||
-      fatbin_reserve(&out->data, &out->cap, out->len + n) != 0) {
+static la_ssize_t fatbin_write_cb(struct archive *a, void *ud, const void *buf, size_t n) {
+  if (fatbin_buf_add(ud, buf, n) != 0) {
     archive_set_error(a, ENOMEM, "out of memory");
     return -1;
   }
-  memcpy(out->data + out->len, buf, n);
-  out->len += n;
   return (la_ssize_t)n;
-}
-
-static void fatbin_text_add(struct fatbin_text *t, const char *s) {
-  size_t n = strlen(s);
-  if (t->failed)
-    return;
-  unsigned char *data = (unsigned char *)t->data;
-  if (n >= SIZE_MAX - t->len || fatbin_reserve(&data, &t->cap, t->len + n + 1)) {
-    t->failed = 1;
-    return;
-  }
-  t->data = (char *)data;
-  memcpy(t->data + t->len, s, n + 1);
-  t->len += n;
-}
-
-/* Module and target names become part of member paths and of the
- * space-separated manifest, so only printable ASCII without ' ', '=' and '/'
- * is allowed: anything else would be ambiguous or path-changing. */
-static int fatbin_name_ok(const char *s) {
-  if (!s || !*s)
-    return 0;
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c <= ' ' || c >= 0x7f || c == '=' || c == '/')
-      return 0;
-  }
-  return 1;
-}
-
-/* The sort key; the format is compared by name so that the member order is
- * also the order of the member names within one target. */
-static int fatbin_entry_cmp(const void *pa, const void *pb) {
-  const struct fatbin_entry *a = *(const struct fatbin_entry *const *)pa;
-  const struct fatbin_entry *b = *(const struct fatbin_entry *const *)pb;
-  int c = strcmp(a->module, b->module);
-  if (c == 0)
-    c = strcmp(a->target, b->target);
-  if (c == 0)
-    c = strcmp(fatbin_format_name(a->format), fatbin_format_name(b->format));
-  return c;
 }
 
 /* Writer calls must return ARCHIVE_OK: a warning from the writer means the
@@ -114,13 +52,12 @@ static int fatbin_check(struct archive *a, int r, const char *what, char *err,
   const char *tier = r == ARCHIVE_WARN     ? "warning"
                      : r == ARCHIVE_FAILED ? "failed"
                                            : "fatal error";
-  return fatbin_error(err, errlen, "fatbin: cannot write %s (libarchive %s): %s",
-                      what, tier, msg ? msg : "unknown error");
+  return fatbin_error(err, errlen, "fatbin: cannot write %s (libarchive %s): %s", what,
+                      tier, msg ? msg : "unknown error");
 }
 
-static int fatbin_add_member(struct archive *a, struct archive_entry *ae,
-                             const char *name, const void *data, size_t size,
-                             char *err, size_t errlen) {
+static int fatbin_add_member(struct archive *a, struct archive_entry *ae, const char *name,
+                             const void *data, size_t size, char *err, size_t errlen) {
   archive_entry_clear(ae);
   archive_entry_set_pathname(ae, name);
   archive_entry_set_filetype(ae, AE_IFREG);
@@ -144,102 +81,26 @@ static int fatbin_add_member(struct archive *a, struct archive_entry *ae,
   return 0;
 }
 
-/* Builds "<module>/<target>.<format>" into a fresh string. */
-static char *fatbin_member_name(const struct fatbin_entry *e) {
-  const char *fmt = fatbin_format_name(e->format);
-  size_t n = strlen(e->module) + strlen(e->target) + strlen(fmt) + 3;
-  char *s = malloc(n);
-  if (s) {
-    strcpy(s, e->module);
-    strcat(s, "/");
-    strcat(s, e->target);
-    strcat(s, ".");
-    strcat(s, fmt);
-  }
-  return s;
-}
-
-static int fatbin_check_entries(const struct fatbin_entry *const *sorted,
-                                size_t n, char *err, size_t errlen) {
-  for (size_t i = 0; i < n; i++) {
-    const struct fatbin_entry *e = sorted[i];
-    if (i > 0 && fatbin_entry_cmp(&sorted[i - 1], &sorted[i]) == 0)
-      return fatbin_error(err, errlen,
-                          "fatbin: duplicate object: module '%s', target '%s', "
-                          "format %s",
-                          e->module, e->target, fatbin_format_name(e->format));
-    if (!e->data && e->size > 0)
-      return fatbin_error(err, errlen,
-                          "fatbin: object of module '%s', target '%s' has no data",
-                          e->module, e->target);
-  }
-  return 0;
-}
-
-/* Appends the manifest text for the sorted entries to t. */
-static void fatbin_build_manifest(struct fatbin_text *t,
-                                  const struct fatbin_entry *const *sorted,
-                                  size_t n) {
-  char num[32];
-  snprintf(num, sizeof num, "%d", FATBIN_VERSION);
-  fatbin_text_add(t, "gpucc-fatbin ");
-  fatbin_text_add(t, num);
-  fatbin_text_add(t, "\n");
-  for (size_t i = 0; i < n; i++) {
-    const struct fatbin_entry *e = sorted[i];
-    const char *fmt = fatbin_format_name(e->format);
-    fatbin_text_add(t, "module=");
-    fatbin_text_add(t, e->module);
-    fatbin_text_add(t, " vendor=");
-    fatbin_text_add(t, fatbin_vendor_name(e->vendor));
-    fatbin_text_add(t, " target=");
-    fatbin_text_add(t, e->target);
-    fatbin_text_add(t, " format=");
-    fatbin_text_add(t, fmt);
-    snprintf(num, sizeof num, "%zu", e->size);
-    fatbin_text_add(t, " size=");
-    fatbin_text_add(t, num);
-    fatbin_text_add(t, " file=");
-    fatbin_text_add(t, e->module);
-    fatbin_text_add(t, "/");
-    fatbin_text_add(t, e->target);
-    fatbin_text_add(t, ".");
-    fatbin_text_add(t, fmt);
-    fatbin_text_add(t, "\n");
-  }
-}
-
-/* Writes the tar part (MANIFEST, then the sorted members) into out. */
-static int fatbin_write_tar(struct archive *a, struct fatbin_outbuf *out,
-                            const char *manifest, size_t manifest_len,
-                            const struct fatbin_entry *const *sorted, size_t n,
-                            char *err, size_t errlen) {
+static int fatbin_write_members(struct archive *a, struct fatbin_buf *out,
+                                const struct fatbin_tar_input *in, char *err,
+                                size_t errlen) {
   if (fatbin_check(a, archive_write_set_format_ustar(a), "archive", err, errlen) ||
       fatbin_check(a, archive_write_add_filter_none(a), "archive", err, errlen) ||
       /* No padding of the last block to libarchive's default 10 KiB: tar's
        * own records and end marker are all a reader needs. */
-      fatbin_check(a, archive_write_set_bytes_per_block(a, 512), "archive", err,
-                   errlen) ||
+      fatbin_check(a, archive_write_set_bytes_per_block(a, FATBIN_TAR_BLOCK), "archive",
+                   err, errlen) ||
       fatbin_check(a, archive_write_set_bytes_in_last_block(a, 1), "archive", err,
                    errlen) ||
       fatbin_check(a, archive_write_open2(a, out, NULL, fatbin_write_cb, NULL, NULL),
                    "archive", err, errlen))
     return -1;
-
   struct archive_entry *ae = archive_entry_new();
   if (!ae)
     return fatbin_error(err, errlen, "fatbin: out of memory");
-  int rc = fatbin_add_member(a, ae, "MANIFEST", manifest, manifest_len, err, errlen);
-  for (size_t i = 0; rc == 0 && i < n; i++) {
-    char *name = fatbin_member_name(sorted[i]);
-    if (!name) {
-      rc = fatbin_error(err, errlen, "fatbin: out of memory");
-      break;
-    }
-    rc = fatbin_add_member(a, ae, name, sorted[i]->data, sorted[i]->size, err,
-                           errlen);
-    free(name);
-  }
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < in->n; i++)
+    rc = fatbin_add_member(a, ae, in->names[i], in->data[i], in->sizes[i], err, errlen);
   archive_entry_free(ae);
   /* Close writes the end-of-archive records, so its result matters. */
   if (rc == 0)
@@ -247,72 +108,353 @@ static int fatbin_write_tar(struct archive *a, struct fatbin_outbuf *out,
   return rc;
 }
 
-int fatbin_write(const struct fatbin_entry *entries, size_t n, void **out,
-                 size_t *out_size, char *err, size_t errlen) {
-  *out = NULL;
-  *out_size = 0;
-  if (n > 0 && !entries)
-    return fatbin_error(err, errlen, "fatbin: no entries given");
-
-  for (size_t i = 0; i < n; i++) {
-    const struct fatbin_entry *e = &entries[i];
-    if (!fatbin_name_ok(e->module))
-      return fatbin_error(err, errlen, "fatbin: invalid module name '%s'",
-                          e->module ? e->module : "(null)");
-    if (!fatbin_name_ok(e->target))
-      return fatbin_error(err, errlen, "fatbin: invalid target name '%s'",
-                          e->target ? e->target : "(null)");
-    if (!fatbin_vendor_name(e->vendor))
-      return fatbin_error(err, errlen, "fatbin: invalid vendor %d for module '%s'",
-                          (int)e->vendor, e->module);
-    if (!fatbin_format_name(e->format))
-      return fatbin_error(err, errlen, "fatbin: invalid format %d for module '%s'",
-                          (int)e->format, e->module);
+/* Writes a whole tar (end records included) into out, then walks it back
+ * into ms so the caller knows where every member is. */
+static int fatbin_write_tar(struct fatbin_buf *out, const struct fatbin_tar_input *in,
+                            struct fatbin_members *ms, char *err, size_t errlen) {
+  struct archive *a = archive_write_new();
+  if (!a)
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  int rc = fatbin_write_members(a, out, in, err, errlen);
+  if (archive_write_free(a) != ARCHIVE_OK && rc == 0)
+    rc = fatbin_error(err, errlen, "fatbin: cannot release the archive writer");
+  if (rc == 0)
+    rc = fatbin_tar_walk(out->data, out->len, ms, err, errlen);
+  if (rc == 0 && ms->n != in->n)
+    rc = fatbin_error(err, errlen, "fatbin: internal error: wrote %zu members, found %zu",
+                      in->n, ms->n);
+  for (size_t i = 0; rc == 0 && i < in->n; i++) {
+    const struct fatbin_member *m = &ms->at[i];
+    if (strcmp(m->name, in->names[i]) != 0 || m->size != in->sizes[i] ||
+        m->data_pos == SIZE_MAX || m->header_pos == SIZE_MAX)
+      rc = fatbin_error(err, errlen, "fatbin: internal error: member '%s' not found as written",
+                        in->names[i]);
   }
+  return rc;
+}
 
+/* Where member i ends: its data rounded up to whole records. */
+static size_t fatbin_member_end(const struct fatbin_member *m) {
+  return m->data_pos + (m->size + FATBIN_TAR_BLOCK - 1) / FATBIN_TAR_BLOCK * FATBIN_TAR_BLOCK;
+}
+
+/* ---- order ---------------------------------------------------------------------- */
+
+static int fatbin_is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* strcmp, except that runs of digits compare by value ("sm_90" < "sm_100");
+ * equal values with different leading zeros still differ, so that only equal
+ * strings compare equal. */
+static int fatbin_natural_cmp(const char *a, const char *b) {
+  while (*a && *b) {
+    if (fatbin_is_digit(*a) && fatbin_is_digit(*b)) {
+      const char *ea = a, *eb = b;
+      while (fatbin_is_digit(*ea))
+        ea++;
+      while (fatbin_is_digit(*eb))
+        eb++;
+      const char *sa = a, *sb = b;
+      while (sa + 1 < ea && *sa == '0')
+        sa++;
+      while (sb + 1 < eb && *sb == '0')
+        sb++;
+      if (ea - sa != eb - sb)
+        return ea - sa < eb - sb ? -1 : 1;
+      int c = memcmp(sa, sb, (size_t)(ea - sa));
+      if (c != 0)
+        return c;
+      if (ea - a != eb - b)
+        return ea - a < eb - b ? -1 : 1;
+      a = ea;
+      b = eb;
+      continue;
+    }
+    if (*a != *b)
+      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+    a++;
+    b++;
+  }
+  return *a ? 1 : *b ? -1 : 0;
+}
+
+/* The archive order. */
+static int fatbin_entry_cmp(const void *pa, const void *pb) {
+  const struct fatbin_entry *a = *(const struct fatbin_entry *const *)pa;
+  const struct fatbin_entry *b = *(const struct fatbin_entry *const *)pb;
+  int c = strcmp(a->module, b->module);
+  if (c == 0 && a->vendor != b->vendor)
+    c = a->vendor < b->vendor ? -1 : 1;
+  if (c == 0 && a->format != b->format)
+    c = a->format < b->format ? -1 : 1;
+  if (c == 0)
+    c = fatbin_natural_cmp(a->target, b->target);
+  return c;
+}
+
+/* The member name's order, to find two entries that would share a name. */
+static int fatbin_name_cmp(const void *pa, const void *pb) {
+  const struct fatbin_entry *a = *(const struct fatbin_entry *const *)pa;
+  const struct fatbin_entry *b = *(const struct fatbin_entry *const *)pb;
+  int c = strcmp(a->module, b->module);
+  if (c == 0)
+    c = strcmp(a->target, b->target);
+  if (c == 0)
+    c = strcmp(fatbin_format_name(a->format), fatbin_format_name(b->format));
+  return c;
+}
+
+static int fatbin_check_entry(const struct fatbin_entry *e, char *err, size_t errlen) {
+  if (!fatbin_name_ok(e->module))
+    return fatbin_error(err, errlen, "fatbin: invalid module name '%s'",
+                        e->module ? e->module : "(null)");
+  if (!fatbin_name_ok(e->target))
+    return fatbin_error(err, errlen, "fatbin: invalid target name '%s'",
+                        e->target ? e->target : "(null)");
+  if (!fatbin_vendor_name(e->vendor))
+    return fatbin_error(err, errlen, "fatbin: invalid vendor %d for module '%s'",
+                        (int)e->vendor, e->module);
+  if (!fatbin_format_name(e->format))
+    return fatbin_error(err, errlen, "fatbin: invalid format %d for module '%s'",
+                        (int)e->format, e->module);
+  if (e->features && *e->features && !fatbin_name_ok(e->features))
+    return fatbin_error(err, errlen, "fatbin: invalid features '%s' for module '%s'",
+                        e->features, e->module);
+  if (!e->data && e->size > 0)
+    return fatbin_error(err, errlen, "fatbin: object of module '%s', target '%s' has no data",
+                        e->module, e->target);
+  if (e->size > FATBIN_MAX_OBJECT_SIZE)
+    return fatbin_error(err, errlen,
+                        "fatbin: object of module '%s', target '%s' has %zu bytes, more "
+                        "than the %zu allowed",
+                        e->module, e->target, e->size, FATBIN_MAX_OBJECT_SIZE);
+  return 0;
+}
+
+/* Sorts the entries into *out (archive order) after checking them. */
+static int fatbin_sort(const struct fatbin_entry *entries, size_t n,
+                       const struct fatbin_entry ***out, char *err, size_t errlen) {
+  *out = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (fatbin_check_entry(&entries[i], err, errlen))
+      return -1;
+  }
   const struct fatbin_entry **sorted = malloc((n ? n : 1) * sizeof *sorted);
   if (!sorted)
     return fatbin_error(err, errlen, "fatbin: out of memory");
   for (size_t i = 0; i < n; i++)
     sorted[i] = &entries[i];
-  qsort(sorted, n, sizeof *sorted, fatbin_entry_cmp);
-
-  int rc = fatbin_check_entries(sorted, n, err, errlen);
-  struct fatbin_text manifest = {0};
-  struct fatbin_outbuf buf = {0};
-  if (rc == 0) {
-    fatbin_build_manifest(&manifest, sorted, n);
-    if (manifest.failed)
-      rc = fatbin_error(err, errlen, "fatbin: out of memory");
-  }
-  /* The header goes in front of the tar bytes; reserve it now so the tar need
-   * not be moved afterwards. */
-  if (rc == 0 && fatbin_reserve(&buf.data, &buf.cap, FATBIN_HEADER_SIZE) != 0)
-    rc = fatbin_error(err, errlen, "fatbin: out of memory");
-  if (rc == 0) {
-    buf.len = FATBIN_HEADER_SIZE;
-    struct archive *a = archive_write_new();
-    if (!a) {
-      rc = fatbin_error(err, errlen, "fatbin: out of memory");
-    } else {
-      rc = fatbin_write_tar(a, &buf, manifest.data, manifest.len, sorted, n, err,
-                            errlen);
-      int fr = archive_write_free(a);
-      if (rc == 0 && fr != ARCHIVE_OK)
-        rc = fatbin_error(err, errlen, "fatbin: cannot release the archive writer");
+  qsort(sorted, n, sizeof *sorted, fatbin_name_cmp);
+  for (size_t i = 1; i < n; i++) {
+    if (fatbin_name_cmp(&sorted[i - 1], &sorted[i]) == 0) {
+      const struct fatbin_entry *e = sorted[i];
+      free(sorted);
+      return fatbin_error(err, errlen,
+                          "fatbin: duplicate object: module '%s', target '%s', format %s",
+                          e->module, e->target, fatbin_format_name(e->format));
     }
   }
-  if (rc == 0) {
-    memcpy(buf.data, FATBIN_MAGIC, FATBIN_MAGIC_SIZE);
-    fatbin_put_le32(buf.data + 8, FATBIN_VERSION);
-    fatbin_put_le32(buf.data + 12, 0);
-    fatbin_put_le64(buf.data + 16, (uint64_t)(buf.len - FATBIN_HEADER_SIZE));
-    *out = buf.data;
-    *out_size = buf.len;
-  } else {
-    free(buf.data);
+  qsort(sorted, n, sizeof *sorted, fatbin_entry_cmp);
+  *out = sorted;
+  return 0;
+}
+
+/* ---- the blob ------------------------------------------------------------------------ */
+
+/* Everything one write works on, released in one place. */
+struct fatbin_job {
+  const struct fatbin_entry **sorted;
+  size_t n;
+  const struct fatbin_meta *meta;
+  enum fatbin_compress mode;
+  struct fatbin_placement *where;
+  struct fatbin_buf objects;   /* the objects' tar, end records included */
+  struct fatbin_members omembers;
+  size_t objects_end;          /* where the end records start */
+  struct fatbin_buf families;  /* the family frames, compressed */
+  struct fatbin_buf manifest;  /* its text, then its one-member tar */
+  struct fatbin_buf mtar;
+  struct fatbin_members mmembers;
+  struct fatbin_buf blob;
+};
+
+static void fatbin_job_free(struct fatbin_job *j) {
+  free(j->sorted);
+  free(j->where);
+  free(j->objects.data);
+  fatbin_members_free(&j->omembers);
+  free(j->families.data);
+  free(j->manifest.data);
+  free(j->mtar.data);
+  fatbin_members_free(&j->mmembers);
+  free(j->blob.data);
+}
+
+/* Writes the objects' tar and hashes the objects. */
+static int fatbin_write_objects(struct fatbin_job *j, char *err, size_t errlen) {
+  size_t n = j->n;
+  char **names = calloc(n + 1, sizeof *names);
+  const void **data = calloc(n + 1, sizeof *data);
+  size_t *sizes = calloc(n + 1, sizeof *sizes);
+  j->where = calloc(n + 1, sizeof *j->where);
+  int rc = names && data && sizes && j->where ? 0 : fatbin_error(err, errlen, "fatbin: out of memory");
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    names[i] = fatbin_member_path(j->sorted[i]);
+    data[i] = j->sorted[i]->data ? j->sorted[i]->data : "";
+    sizes[i] = j->sorted[i]->size;
+    if (!names[i])
+      rc = fatbin_error(err, errlen, "fatbin: out of memory");
+    else
+      fatbin_sha256(data[i], sizes[i], j->where[i].sha256);
   }
-  free(manifest.data);
-  free(sorted);
+  if (rc == 0) {
+    struct fatbin_tar_input in = {(const char *const *)names, data, sizes, n};
+    rc = fatbin_write_tar(&j->objects, &in, &j->omembers, err, errlen);
+  }
+  if (rc == 0)
+    j->objects_end = n ? fatbin_member_end(&j->omembers.at[n - 1]) : 0;
+  for (size_t i = 0; names && i < n; i++)
+    free(names[i]);
+  free(names);
+  free(data);
+  free(sizes);
   return rc;
+}
+
+/* Compresses members [first, last) of the objects' tar as frame `frame`. */
+static int fatbin_compress_frame(struct fatbin_job *j, size_t first, size_t last,
+                                 unsigned frame, char *err, size_t errlen) {
+  const struct fatbin_member *ms = j->omembers.at;
+  size_t start = ms[first].header_pos, count = last - first;
+  size_t *ends = malloc(count * sizeof *ends), *stored = malloc(count * sizeof *stored);
+  if (!ends || !stored) {
+    free(ends);
+    free(stored);
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  }
+  for (size_t i = first; i < last; i++) {
+    ends[i - first] = (i + 1 < j->n ? ms[i + 1].header_pos : j->objects_end) - start;
+    j->where[i].frame = frame;
+    j->where[i].offset = ms[i].data_pos - start;
+  }
+  int level = j->mode == FATBIN_COMPRESS_SIZE ? FATBIN_LEVEL_SIZE : FATBIN_LEVEL_FAST;
+  int rc = fatbin_zstd_frame(&j->families, j->objects.data + start, ends[count - 1], level,
+                             ends, stored, count, err, errlen);
+  for (size_t i = first; rc == 0 && i < last; i++)
+    j->where[i].stored = stored[i - first];
+  free(ends);
+  free(stored);
+  return rc;
+}
+
+/* Cuts the objects' tar into frames: one per (module, vendor, format), so
+ * that the cubins of all sm share a window (they are the near-duplicates)
+ * while loading a cubin does not inflate the PTX, which shares next to
+ * nothing with it; and split where a frame would grow past
+ * FATBIN_FRAME_SPLIT, so that loading any object inflates a bounded amount.
+ * Frame 0 is the manifest's. */
+static int fatbin_compress_families(struct fatbin_job *j, char *err, size_t errlen) {
+  const struct fatbin_member *ms = j->omembers.at;
+  unsigned frame = 0;
+  size_t first = 0;
+  for (size_t i = 1; i <= j->n; i++) {
+    int cut = i == j->n;
+    if (!cut) {
+      const struct fatbin_entry *a = j->sorted[first], *b = j->sorted[i];
+      cut = strcmp(a->module, b->module) != 0 || a->vendor != b->vendor ||
+            a->format != b->format ||
+            fatbin_member_end(&ms[i]) - ms[first].header_pos > FATBIN_FRAME_SPLIT;
+    }
+    if (!cut)
+      continue;
+    if (fatbin_compress_frame(j, first, i, ++frame, err, errlen))
+      return -1;
+    first = i;
+  }
+  return 0;
+}
+
+/* Builds the manifest and its one-member tar, without the end records. */
+static int fatbin_write_manifest(struct fatbin_job *j, size_t *mtar_len, char *err,
+                                 size_t errlen) {
+  if (fatbin_manifest_build(&j->manifest, j->sorted, j->where, j->n, j->meta, j->mode))
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  if (j->manifest.len > FATBIN_MAX_MANIFEST_SIZE)
+    return fatbin_error(err, errlen, "fatbin: manifest of %zu bytes is too large",
+                        j->manifest.len);
+  const char *name = "MANIFEST";
+  const void *data = j->manifest.len ? (const void *)j->manifest.data : "";
+  struct fatbin_tar_input in = {&name, &data, &j->manifest.len, 1};
+  if (fatbin_write_tar(&j->mtar, &in, &j->mmembers, err, errlen))
+    return -1;
+  *mtar_len = fatbin_member_end(&j->mmembers.at[0]);
+  return 0;
+}
+
+/* Puts header, payload and padding together in j->blob. */
+static int fatbin_assemble(struct fatbin_job *j, size_t mtar_len, char *err, size_t errlen) {
+  struct fatbin_buf *b = &j->blob;
+  unsigned char header[FATBIN_HEADER_SIZE] = {0};
+  int rc = fatbin_buf_add(b, header, sizeof header);
+  if (j->mode == FATBIN_COMPRESS_NONE) {
+    rc |= fatbin_buf_add(b, j->mtar.data, mtar_len);
+    rc |= fatbin_buf_add(b, j->objects.data, j->objects.len);
+    if (rc)
+      return fatbin_error(err, errlen, "fatbin: out of memory");
+  } else {
+    int level = j->mode == FATBIN_COMPRESS_SIZE ? FATBIN_LEVEL_SIZE : FATBIN_LEVEL_FAST;
+    size_t stored;
+    size_t tail = j->objects.len - j->objects_end;
+    if (rc || fatbin_zstd_frame(b, j->mtar.data, mtar_len, level, &mtar_len, &stored, 1,
+                                err, errlen))
+      return rc ? fatbin_error(err, errlen, "fatbin: out of memory") : -1;
+    if (fatbin_buf_add(b, j->families.data, j->families.len))
+      return fatbin_error(err, errlen, "fatbin: out of memory");
+    if (fatbin_zstd_frame(b, j->objects.data + j->objects_end, tail, level, &tail, &stored,
+                          1, err, errlen))
+      return -1;
+  }
+  size_t payload = b->len - FATBIN_HEADER_SIZE;
+  static const unsigned char zeros[8] = {0};
+  if (fatbin_buf_add(b, zeros, (8 - b->len % 8) % 8))
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  memcpy(b->data, FATBIN_MAGIC, FATBIN_MAGIC_SIZE);
+  fatbin_put_le32(b->data + 8, FATBIN_VERSION);
+  fatbin_put_le32(b->data + 12, j->mode == FATBIN_COMPRESS_NONE ? 0 : FATBIN_FLAG_ZSTD);
+  fatbin_put_le64(b->data + 16, (uint64_t)payload);
+  return 0;
+}
+
+int fatbin_write_ex(const struct fatbin_entry *entries, size_t n,
+                    const struct fatbin_meta *meta, enum fatbin_compress mode,
+                    void **out, size_t *out_size, char *err, size_t errlen) {
+  *out = NULL;
+  *out_size = 0;
+  if (n > 0 && !entries)
+    return fatbin_error(err, errlen, "fatbin: no entries given");
+  if (!fatbin_compress_name(mode))
+    return fatbin_error(err, errlen, "fatbin: invalid compression mode %d", (int)mode);
+  struct fatbin_job j = {.n = n, .meta = meta, .mode = mode};
+  size_t mtar_len = 0;
+  int rc = fatbin_sort(entries, n, &j.sorted, err, errlen);
+  if (rc == 0)
+    rc = fatbin_write_objects(&j, err, errlen);
+  if (rc == 0 && mode != FATBIN_COMPRESS_NONE)
+    rc = fatbin_compress_families(&j, err, errlen);
+  if (rc == 0)
+    rc = fatbin_write_manifest(&j, &mtar_len, err, errlen);
+  if (rc == 0)
+    rc = fatbin_assemble(&j, mtar_len, err, errlen);
+  if (rc == 0) {
+    *out = j.blob.data;
+    *out_size = j.blob.len;
+    j.blob.data = NULL;
+  }
+  fatbin_job_free(&j);
+  return rc;
+}
+
+int fatbin_write(const struct fatbin_entry *entries, size_t n, void **out,
+                 size_t *out_size, char *err, size_t errlen) {
+  return fatbin_write_ex(entries, n, NULL, FATBIN_COMPRESS_DEFAULT, out, out_size, err,
+                         errlen);
 }

@@ -153,8 +153,18 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
     char what[256];
     snprintf(what, sizeof what, "the %s %s of module '%s'", e->target,
              fatbin_format_name(e->format), m->name);
-    rc = rt_load_object(m, b, e->data, e->size, e->format == FATBIN_FORMAT_PTX, fn,
-                        what, msg, len);
+    /* Only now are the chosen object's bytes read (inflated, if the archive
+     * is compressed): the index above came from the manifest alone. */
+    const void *data;
+    size_t size;
+    void *to_free;
+    if (fatbin_read_object(fb, (size_t)k, &data, &size, &to_free, err, sizeof err) != 0) {
+      snprintf(msg, len, "%s: cannot read %s: %s", fn, what, err);
+    } else {
+      rc = rt_load_object(m, b, data, size, e->format == FATBIN_FORMAT_PTX, fn, what, msg,
+                          len);
+      free(to_free);
+    }
   }
   free(entries);
   fatbin_close(fb);

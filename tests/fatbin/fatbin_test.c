@@ -1,62 +1,26 @@
-/* fatbin_test.c: unit test of the fat-binary library (fatbin/fatbin.h).
+/* fatbin_test.c: unit test of the archive format (fatbin/fatbin.h).
  *
- * It checks the promises the driver and the runtime rely on: what is written
- * reads back byte for byte; the same objects in any order give the same
- * bytes; the archive metadata is fixed; a blob cut short anywhere, or with
- * bytes flipped at random, is an error or a valid parse but never a crash
- * (run it under -fsanitize=address,undefined to see that); the blobs in an
- * ELF .gpucc_fatbin section are found with their padding skipped; and the
- * manifest's rules are enforced. Inputs are built here, with libarchive for
- * hand-made archives and <elf.h> structs for ELF images.
- *
- * Checks do not use assert(), which NDEBUG builds compile away. */
+ * It checks the promises the driver and the runtime rely on, in every
+ * compression mode: what is written reads back byte for byte; the same
+ * objects in any order give the same bytes; the archive is a standard tar
+ * (read here by libarchive on its own, through its zstd filter for the
+ * compressed modes, as bsdtar would) with fixed metadata; a blob cut short
+ * anywhere, or with bytes flipped at random, is an error or a valid parse but
+ * never a crash (run it under -fsanitize=address,undefined to see that); the
+ * manifest's rules hold for version 1 (still read) and version 2; the blobs
+ * in an ELF .gpucc_fatbin section are found with their padding skipped.
+ * Compression itself, hostile frames and reproducibility are in
+ * compress_test.c; content checks in check_test.c. */
 #include <elf.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "fatbin.h"
+#include "test_util.h"
 
-static int checks, failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    checks++;                                                                  \
-    if (!(cond)) {                                                             \
-      failures++;                                                              \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                          \
-  } while (0)
-
-/* For conditions the rest of a test cannot do without. */
-#define REQUIRE(cond)                                                          \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: requirement failed: %s\n", __FILE__, __LINE__,   \
-              #cond);                                                          \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-/* A small deterministic generator, so failures reproduce. */
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-static uint64_t rng_next(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
-static unsigned char *dup_bytes(const void *p, size_t n) {
-  unsigned char *d = malloc(n ? n : 1);
-  REQUIRE(d);
-  if (n)
-    memcpy(d, p, n);
-  return d;
-}
+static const enum fatbin_compress modes[] = {FATBIN_COMPRESS_NONE, FATBIN_COMPRESS_FAST,
+                                             FATBIN_COMPRESS_SIZE};
+#define NMODES 3
 
 /* ---- the sample objects ------------------------------------------------ */
 
@@ -75,41 +39,45 @@ static void init_data(void) {
 
 #define NSAMPLE 5
 static const struct fatbin_entry samples[NSAMPLE] = {
-    {"main_kernels", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_CUBIN,
-     cubin_data, sizeof cubin_data},
+    {"main_kernels", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_CUBIN, cubin_data,
+     sizeof cubin_data, "+ptx84"},
     {"main_kernels", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, ptx_text,
-     sizeof ptx_text},
-    {"main_kernels", FATBIN_VENDOR_AMD, "gfx942:xnack-", FATBIN_FORMAT_HSACO,
-     hsaco_data, sizeof hsaco_data},
-    {"main_kernels", FATBIN_VENDOR_HOST, "host", FATBIN_FORMAT_SO, NULL, 0},
+     sizeof ptx_text, "+ptx84"},
+    {"main_kernels", FATBIN_VENDOR_AMD, "gfx942:xnack-", FATBIN_FORMAT_HSACO, hsaco_data,
+     sizeof hsaco_data, "-xnack"},
+    {"main_kernels", FATBIN_VENDOR_HOST, "host", FATBIN_FORMAT_SO, NULL, 0, NULL},
     {"other", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_CUBIN, other_data,
-     sizeof other_data},
+     sizeof other_data, NULL},
 };
-/* The same objects in the order the writer must sort them into. */
-static const int sorted_order[NSAMPLE] = {2, 3, 0, 1, 4};
+/* The archive order is (module, vendor, format, target): the samples are
+ * listed in it already. */
+static const char *const member_names[NSAMPLE] = {
+    "main_kernels/sm_90.cubin", "main_kernels/sm_90.ptx",
+    "main_kernels/gfx942:xnack-.hsaco", "main_kernels/host.so", "other/sm_80.cubin",
+};
+
+static const struct fatbin_meta sample_meta = {"0.1.0", "22.1.8",
+                                               "-O3 --offload-arch=sm_90,gfx942:xnack-"};
 
 static void *write_blob(const struct fatbin_entry *e, size_t n, size_t *size) {
-  void *blob;
-  char err[256] = "";
-  int r = fatbin_write(e, n, &blob, size, err, sizeof err);
-  if (r != 0)
-    fprintf(stderr, "fatbin_write: %s\n", err);
-  REQUIRE(r == 0);
-  return blob;
+  return write_blob_mode(e, n, &sample_meta, FATBIN_COMPRESS_DEFAULT, size);
 }
 
-static int entry_equal(const struct fatbin_entry *a, const struct fatbin_entry *b) {
-  return strcmp(a->module, b->module) == 0 && strcmp(a->target, b->target) == 0 &&
+static int entry_equal(const struct fatbin *fb, size_t i, const struct fatbin_entry *b) {
+  const struct fatbin_entry *a = fatbin_get(fb, i);
+  return a && strcmp(a->module, b->module) == 0 && strcmp(a->target, b->target) == 0 &&
          a->vendor == b->vendor && a->format == b->format && a->size == b->size &&
-         (a->size == 0 || memcmp(a->data, b->data, a->size) == 0);
+         (a->features ? b->features && strcmp(a->features, b->features) == 0
+                      : !b->features) &&
+         a->data == NULL && object_is(fb, i, b->data, b->size);
 }
 
-/* True when fb holds exactly the samples, in sorted order. */
+/* True when fb holds exactly the samples, in archive order. */
 static int holds_samples(const struct fatbin *fb) {
   if (fatbin_count(fb) != NSAMPLE)
     return 0;
   for (size_t i = 0; i < NSAMPLE; i++) {
-    if (!entry_equal(fatbin_get(fb, i), &samples[sorted_order[i]]))
+    if (!entry_equal(fb, i, &samples[i]))
       return 0;
   }
   return 1;
@@ -130,43 +98,53 @@ static void test_names(void) {
     REQUIRE(name);
     CHECK(fatbin_format_parse(name, &out) == 0 && (int)out == f);
   }
+  for (int c = FATBIN_COMPRESS_NONE; c <= FATBIN_COMPRESS_SIZE; c++) {
+    enum fatbin_compress out;
+    const char *name = fatbin_compress_name((enum fatbin_compress)c);
+    REQUIRE(name);
+    CHECK(fatbin_compress_parse(name, &out) == 0 && (int)out == c);
+  }
   CHECK(strcmp(fatbin_vendor_name(FATBIN_VENDOR_NVIDIA), "nvidia") == 0);
   CHECK(strcmp(fatbin_vendor_name(FATBIN_VENDOR_AMD), "amd") == 0);
   CHECK(strcmp(fatbin_format_name(FATBIN_FORMAT_CUBIN), "cubin") == 0);
   CHECK(strcmp(fatbin_format_name(FATBIN_FORMAT_HSACO), "hsaco") == 0);
+  CHECK(strcmp(fatbin_compress_name(FATBIN_COMPRESS_FAST), "fast") == 0);
   enum fatbin_vendor v;
   enum fatbin_format f;
+  enum fatbin_compress c;
   CHECK(fatbin_vendor_parse("intel", &v) == -1);
   CHECK(fatbin_vendor_parse("NVIDIA", &v) == -1);
   CHECK(fatbin_format_parse("elf", &f) == -1);
   CHECK(fatbin_format_parse("", &f) == -1);
+  CHECK(fatbin_compress_parse("zstd", &c) == -1);
+  CHECK(fatbin_compress_parse(NULL, &c) == -1);
   CHECK(fatbin_vendor_name((enum fatbin_vendor)42) == NULL);
   CHECK(fatbin_format_name((enum fatbin_format)-1) == NULL);
+  CHECK(fatbin_compress_name((enum fatbin_compress)3) == NULL);
 }
 
 /* ---- writing and reading back ---------------------------------------- */
 
-/* Reads the tar part of a blob with libarchive, independently of the
- * library's reader, to check the metadata and member order. */
-static void check_tar_metadata(const unsigned char *blob, size_t size) {
+/* Reads the payload of a blob with libarchive alone (its zstd filter for a
+ * compressed one), independently of the library's reader, to check that it is
+ * a standard tar with the members in order, fixed metadata and the expected
+ * manifest. */
+static void check_tar_metadata(const unsigned char *blob, enum fatbin_compress mode) {
+  int compressed = mode != FATBIN_COMPRESS_NONE;
   struct archive *a = archive_read_new();
   REQUIRE(a);
   CHECK(archive_read_support_format_tar(a) == ARCHIVE_OK);
+  if (compressed)
+    CHECK(archive_read_support_filter_zstd(a) == ARCHIVE_OK);
   CHECK(archive_read_open_memory(a, blob + FATBIN_HEADER_SIZE,
-                                 size - FATBIN_HEADER_SIZE) == ARCHIVE_OK);
-  static const char *const names[] = {
-      "MANIFEST",
-      "main_kernels/gfx942:xnack-.hsaco",
-      "main_kernels/host.so",
-      "main_kernels/sm_90.cubin",
-      "main_kernels/sm_90.ptx",
-      "other/sm_80.cubin",
-  };
+                                 blob_len(blob) - FATBIN_HEADER_SIZE) == ARCHIVE_OK);
+  CHECK(archive_filter_code(a, 0) ==
+        (compressed ? ARCHIVE_FILTER_ZSTD : ARCHIVE_FILTER_NONE));
   struct archive_entry *ae;
   size_t i = 0;
   while (archive_read_next_header(a, &ae) == ARCHIVE_OK) {
-    REQUIRE(i < sizeof names / sizeof names[0]);
-    CHECK(strcmp(archive_entry_pathname(ae), names[i]) == 0);
+    REQUIRE(i <= NSAMPLE);
+    CHECK(strcmp(archive_entry_pathname(ae), i ? member_names[i - 1] : "MANIFEST") == 0);
     CHECK(archive_entry_mtime(ae) == 0);
     CHECK(archive_entry_uid(ae) == 0);
     CHECK(archive_entry_gid(ae) == 0);
@@ -175,108 +153,174 @@ static void check_tar_metadata(const unsigned char *blob, size_t size) {
     CHECK(archive_entry_filetype(ae) == AE_IFREG);
     CHECK(archive_entry_perm(ae) == 0644);
     if (i == 0) {
-      char manifest[1024] = "";
+      char manifest[4096] = "";
       la_ssize_t n = archive_read_data(a, manifest, sizeof manifest - 1);
       REQUIRE(n > 0);
-      char expect[256];
-      snprintf(expect, sizeof expect,
-               "gpucc-fatbin 1\nmodule=main_kernels vendor=amd "
-               "target=gfx942:xnack- format=hsaco size=%zu "
-               "file=main_kernels/gfx942:xnack-.hsaco\n",
-               sizeof hsaco_data);
-      CHECK(strncmp(manifest, expect, strlen(expect)) == 0);
-      CHECK(strstr(manifest, "module=main_kernels vendor=host target=host "
-                             "format=so size=0 file=main_kernels/host.so\n"));
+      char first[256];
+      snprintf(first, sizeof first,
+               "gpucc-fatbin 2\narchive gpucc=0.1.0 llvm=22.1.8 compress=%s "
+               "flags=-O3%%20--offload-arch=sm_90,gfx942:xnack-\nobject "
+               "module=main_kernels vendor=nvidia target=sm_90 format=cubin "
+               "features=+ptx84 size=1000 sha256=",
+               fatbin_compress_name(mode));
+      CHECK(strncmp(manifest, first, strlen(first)) == 0);
+      /* An empty object still gets its line and its hash (that of "").  */
+      CHECK(strstr(manifest, "object module=main_kernels vendor=host target=host format=so "
+                             "size=0 sha256=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934c"
+                             "a495991b7852b855 file=main_kernels/host.so"));
+      CHECK((strstr(manifest, " frame=1 offset=512 stored=") != NULL) == compressed);
     }
     i++;
   }
-  CHECK(i == sizeof names / sizeof names[0]);
+  CHECK(i == NSAMPLE + 1);
   CHECK(archive_read_free(a) == ARCHIVE_OK);
 }
 
 static void test_roundtrip(void) {
-  size_t size;
-  unsigned char *blob = write_blob(samples, NSAMPLE, &size);
-  REQUIRE(size > FATBIN_HEADER_SIZE);
+  for (int m = 0; m < NMODES; m++) {
+    int compressed = modes[m] != FATBIN_COMPRESS_NONE;
+    size_t size;
+    unsigned char *blob = write_blob_mode(samples, NSAMPLE, &sample_meta, modes[m], &size);
+    REQUIRE(size > FATBIN_HEADER_SIZE);
 
-  /* The header, field by field. */
-  CHECK(memcmp(blob, "GPUCCFAT", 8) == 0);
-  CHECK(blob[8] == FATBIN_VERSION && blob[9] == 0 && blob[10] == 0 && blob[11] == 0);
-  CHECK(blob[12] == 0 && blob[13] == 0 && blob[14] == 0 && blob[15] == 0);
-  uint64_t tar_size = 0;
-  for (int i = 7; i >= 0; i--)
-    tar_size = tar_size << 8 | blob[16 + i];
-  CHECK(tar_size == size - FATBIN_HEADER_SIZE);
-  CHECK(tar_size % 512 == 0); /* tar records, no extra block padding */
-  CHECK(memcmp(blob + FATBIN_HEADER_SIZE, "MANIFEST", 9) == 0);
-  CHECK(memcmp(blob + FATBIN_HEADER_SIZE + 257, "ustar", 5) == 0);
-  CHECK(fatbin_is_blob(blob, size));
-  CHECK(fatbin_is_blob(blob, FATBIN_HEADER_SIZE));
-  CHECK(!fatbin_is_blob(blob, FATBIN_HEADER_SIZE - 1));
-  check_tar_metadata(blob, size);
+    /* The header, field by field. */
+    CHECK(memcmp(blob, "GPUCCFAT", 8) == 0);
+    CHECK(blob[8] == 2 && blob[9] == 0 && blob[10] == 0 && blob[11] == 0);
+    CHECK(blob[12] == (compressed ? 1 : 0) && blob[13] == 0 && blob[14] == 0 &&
+          blob[15] == 0);
+    CHECK(size % 8 == 0 && blob_len(blob) <= size && size - blob_len(blob) < 8);
+    for (size_t k = blob_len(blob); k < size; k++)
+      CHECK(blob[k] == 0); /* padding */
+    if (compressed) {
+      static const unsigned char zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+      CHECK(memcmp(blob + FATBIN_HEADER_SIZE, zstd_magic, 4) == 0);
+    } else {
+      CHECK((blob_len(blob) - FATBIN_HEADER_SIZE) % 512 == 0); /* tar records only */
+      CHECK(memcmp(blob + FATBIN_HEADER_SIZE, "MANIFEST", 9) == 0);
+      CHECK(memcmp(blob + FATBIN_HEADER_SIZE + 257, "ustar", 5) == 0);
+    }
+    CHECK(fatbin_is_blob(blob, size));
+    CHECK(fatbin_is_blob(blob, FATBIN_HEADER_SIZE));
+    CHECK(!fatbin_is_blob(blob, FATBIN_HEADER_SIZE - 1));
+    check_tar_metadata(blob, modes[m]);
 
-  struct fatbin *fb = NULL;
-  char err[256] = "";
-  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
-  REQUIRE(fb);
-  CHECK(holds_samples(fb));
-  CHECK(fatbin_blob_size(fb) == size);
-  CHECK(fatbin_get(fb, NSAMPLE) == NULL);
-  const struct fatbin_entry *e = fatbin_get(fb, 0);
-  REQUIRE(e);
-  CHECK(strcmp(e->target, "gfx942:xnack-") == 0 && e->vendor == FATBIN_VENDOR_AMD);
-  e = fatbin_get(fb, 3);
-  REQUIRE(e);
-  CHECK(e->format == FATBIN_FORMAT_PTX && e->size == sizeof ptx_text &&
-        ((const char *)e->data)[e->size - 1] == '\0');
-  /* Entries are the archive's copies, not pointers into the blob. */
-  CHECK((const unsigned char *)e->data < blob ||
-        (const unsigned char *)e->data >= blob + size);
-  fatbin_close(fb);
+    struct fatbin *fb = NULL;
+    char err[256] = "";
+    CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+    REQUIRE(fb);
+    CHECK(holds_samples(fb));
+    CHECK(fatbin_version(fb) == 2);
+    CHECK(fatbin_is_compressed(fb) == compressed);
+    CHECK(fatbin_blob_size(fb) == blob_len(blob));
+    CHECK(fatbin_get(fb, NSAMPLE) == NULL && fatbin_get_info(fb, NSAMPLE) == NULL);
+    CHECK(fatbin_skipped(fb) == 0);
+    const struct fatbin_meta *meta = fatbin_get_meta(fb);
+    REQUIRE(meta);
+    CHECK(meta->gpucc_version && strcmp(meta->gpucc_version, "0.1.0") == 0);
+    CHECK(meta->llvm_version && strcmp(meta->llvm_version, "22.1.8") == 0);
+    CHECK(meta->flags && strcmp(meta->flags, sample_meta.flags) == 0);
+    CHECK(strcmp(fatbin_compress_mode(fb), fatbin_compress_name(modes[m])) == 0);
 
-  /* Trailing bytes after the blob are not part of it. */
-  unsigned char *longer = malloc(size + 100);
-  REQUIRE(longer);
-  memcpy(longer, blob, size);
-  memset(longer + size, 0xab, 100);
-  CHECK(fatbin_open(longer, size + 100, &fb, err, sizeof err) == 0);
-  CHECK(fb && fatbin_blob_size(fb) == size && holds_samples(fb));
-  fatbin_close(fb);
-  free(longer);
-  free(blob);
+    /* The hash and placement of every object. */
+    for (size_t i = 0; i < NSAMPLE; i++) {
+      const struct fatbin_object_info *in = fatbin_get_info(fb, i);
+      unsigned char sum[FATBIN_SHA256_SIZE];
+      fatbin_sha256(samples[i].data, samples[i].size, sum);
+      CHECK(in->has_sha256 && memcmp(in->sha256, sum, sizeof sum) == 0);
+      CHECK(strcmp(in->file, member_names[i]) == 0);
+      CHECK(compressed ? in->frame >= 1 && in->offset >= 512 &&
+                             in->offset + samples[i].size <= in->frame_size
+                       : in->frame == 0 && in->stored_size == samples[i].size);
+      CHECK(fatbin_verify(fb, i, err, sizeof err) == 0 || samples[i].format != FATBIN_FORMAT_PTX);
+    }
+    if (compressed) {
+      /* One frame per (module, vendor, format): cubin, ptx, hsaco, so, then
+       * the "other" module's cubin. */
+      static const unsigned frame_of[NSAMPLE] = {1, 2, 3, 4, 5};
+      for (size_t i = 0; i < NSAMPLE; i++)
+        CHECK(fatbin_get_info(fb, i)->frame == frame_of[i]);
+    }
 
-  /* No entries at all is still a valid blob. */
-  blob = write_blob(NULL, 0, &size);
-  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
-  CHECK(fb && fatbin_count(fb) == 0 && fatbin_get(fb, 0) == NULL);
-  fatbin_close(fb);
-  free(blob);
+    /* Stored objects are read in place; compressed ones into a buffer. */
+    const void *data;
+    size_t osize;
+    void *to_free;
+    CHECK(fatbin_read_object(fb, 0, &data, &osize, &to_free, err, sizeof err) == 0);
+    CHECK((to_free != NULL) == compressed);
+    CHECK(compressed ? (const unsigned char *)data >= (unsigned char *)to_free
+                     : (const unsigned char *)data > blob &&
+                           (const unsigned char *)data + osize <= blob + size);
+    free(to_free);
+    CHECK(fatbin_read_object(fb, NSAMPLE, &data, &osize, &to_free, err, sizeof err) == -1);
+    CHECK(data == NULL && to_free == NULL && strstr(err, "no object"));
+    fatbin_close(fb);
+
+    /* Trailing bytes after the blob are not part of it. */
+    unsigned char *longer = malloc(size + 100);
+    REQUIRE(longer);
+    memcpy(longer, blob, size);
+    memset(longer + size, 0xab, 100);
+    CHECK(fatbin_open(longer, size + 100, &fb, err, sizeof err) == 0);
+    CHECK(fb && fatbin_blob_size(fb) == blob_len(blob) && holds_samples(fb));
+    fatbin_close(fb);
+    free(longer);
+    free(blob);
+
+    /* No entries and no metadata is still a valid blob. */
+    blob = write_blob_mode(NULL, 0, NULL, modes[m], &size);
+    CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+    CHECK(fb && fatbin_count(fb) == 0 && fatbin_get(fb, 0) == NULL);
+    CHECK(fb && fatbin_get_meta(fb)->gpucc_version == NULL &&
+          fatbin_get_meta(fb)->flags == NULL);
+    fatbin_close(fb);
+    free(blob);
+  }
   fatbin_close(NULL); /* allowed, like free */
+  CHECK(fatbin_count(NULL) == 0 && fatbin_get(NULL, 0) == NULL);
 }
 
 static void test_sorting(void) {
-  size_t ref_size;
-  unsigned char *ref = write_blob(samples, NSAMPLE, &ref_size);
-  struct fatbin_entry perm[NSAMPLE];
-  for (int round = 0; round < 50; round++) {
-    memcpy(perm, samples, sizeof perm);
-    if (round == 0) {
-      for (int i = 0; i < NSAMPLE; i++)
-        perm[i] = samples[NSAMPLE - 1 - i];
-    } else {
-      for (int i = NSAMPLE - 1; i > 0; i--) {
-        int j = (int)(rng_next() % (uint64_t)(i + 1));
-        struct fatbin_entry t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
+  for (int m = 0; m < NMODES; m++) {
+    size_t ref_size;
+    unsigned char *ref = write_blob_mode(samples, NSAMPLE, &sample_meta, modes[m], &ref_size);
+    struct fatbin_entry perm[NSAMPLE];
+    for (int round = 0; round < 20; round++) {
+      memcpy(perm, samples, sizeof perm);
+      if (round == 0) {
+        for (int i = 0; i < NSAMPLE; i++)
+          perm[i] = samples[NSAMPLE - 1 - i];
+      } else {
+        for (int i = NSAMPLE - 1; i > 0; i--) {
+          int j = (int)(rng_next() % (uint64_t)(i + 1));
+          struct fatbin_entry t = perm[i];
+          perm[i] = perm[j];
+          perm[j] = t;
+        }
       }
+      size_t size;
+      unsigned char *blob = write_blob_mode(perm, NSAMPLE, &sample_meta, modes[m], &size);
+      CHECK(size == ref_size && memcmp(blob, ref, size) == 0);
+      free(blob);
     }
-    size_t size;
-    unsigned char *blob = write_blob(perm, NSAMPLE, &size);
-    CHECK(size == ref_size && memcmp(blob, ref, size) == 0);
-    free(blob);
+    free(ref);
   }
-  free(ref);
+
+  /* Targets sort with their numbers by value: sm_80 < sm_90 < sm_100. */
+  static const char *const targets[] = {"sm_100", "sm_90a", "sm_80", "sm_90", "sm_100a"};
+  static const char *const order[] = {"sm_80", "sm_90", "sm_90a", "sm_100", "sm_100a"};
+  struct fatbin_entry e[5];
+  for (int i = 0; i < 5; i++)
+    e[i] = (struct fatbin_entry){"k", FATBIN_VENDOR_NVIDIA, targets[i], FATBIN_FORMAT_CUBIN,
+                                 "x", 1, NULL};
+  size_t size;
+  unsigned char *blob = write_blob_mode(e, 5, NULL, FATBIN_COMPRESS_NONE, &size);
+  struct fatbin *fb = NULL;
+  char err[256];
+  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+  for (size_t i = 0; fb && i < 5; i++)
+    CHECK(strcmp(fatbin_get(fb, i)->target, order[i]) == 0);
+  fatbin_close(fb);
+  free(blob);
 }
 
 static void test_write_errors(void) {
@@ -284,15 +328,21 @@ static void test_write_errors(void) {
     struct fatbin_entry e;
     const char *why;
   } bad[] = {
-      {{"a b", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x", 1}, "space"},
-      {{"a", FATBIN_VENDOR_NVIDIA, "sm/90", FATBIN_FORMAT_PTX, "x", 1}, "slash"},
-      {{"a", FATBIN_VENDOR_NVIDIA, "sm=90", FATBIN_FORMAT_PTX, "x", 1}, "equals"},
-      {{"a", FATBIN_VENDOR_NVIDIA, "", FATBIN_FORMAT_PTX, "x", 1}, "empty target"},
-      {{NULL, FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x", 1}, "no module"},
-      {{"a\n", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x", 1}, "newline"},
-      {{"a", (enum fatbin_vendor)9, "sm_90", FATBIN_FORMAT_PTX, "x", 1}, "vendor"},
-      {{"a", FATBIN_VENDOR_NVIDIA, "sm_90", (enum fatbin_format)9, "x", 1}, "format"},
-      {{"a", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, NULL, 5}, "no data"},
+      {{"a b", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x", 1, NULL}, "space"},
+      {{"a", FATBIN_VENDOR_NVIDIA, "sm/90", FATBIN_FORMAT_PTX, "x", 1, NULL}, "slash"},
+      {{"a", FATBIN_VENDOR_NVIDIA, "sm=90", FATBIN_FORMAT_PTX, "x", 1, NULL}, "equals"},
+      {{"a", FATBIN_VENDOR_NVIDIA, "", FATBIN_FORMAT_PTX, "x", 1, NULL}, "empty target"},
+      {{NULL, FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x", 1, NULL}, "no module"},
+      {{"a\n", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x", 1, NULL}, "newline"},
+      {{"..", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x", 1, NULL}, "dot-dot"},
+      {{"a", FATBIN_VENDOR_NVIDIA, ".", FATBIN_FORMAT_PTX, "x", 1, NULL}, "dot"},
+      {{"a", (enum fatbin_vendor)9, "sm_90", FATBIN_FORMAT_PTX, "x", 1, NULL}, "vendor"},
+      {{"a", FATBIN_VENDOR_NVIDIA, "sm_90", (enum fatbin_format)9, "x", 1, NULL}, "format"},
+      {{"a", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, NULL, 5, NULL}, "no data"},
+      {{"a", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x", 1, "+ptx 78"}, "features"},
+      {{"a", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_PTX, "x",
+        FATBIN_MAX_OBJECT_SIZE + 1, NULL},
+       "too large"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     struct fatbin_entry two[2] = {samples[0], bad[i].e};
@@ -315,6 +365,11 @@ static void test_write_errors(void) {
   CHECK(fatbin_write(dup, 2, &out, &out_size, err, sizeof err) == -1);
   CHECK(strstr(err, "duplicate") != NULL);
 
+  /* A mode that does not exist. */
+  CHECK(fatbin_write_ex(samples, 1, NULL, (enum fatbin_compress)7, &out, &out_size, err,
+                        sizeof err) == -1);
+  CHECK(strstr(err, "compression mode") != NULL);
+
   /* A name too long for ustar: libarchive's complaint must come through. */
   char longname[300];
   memset(longname, 'm', sizeof longname - 1);
@@ -330,16 +385,31 @@ static void test_write_errors(void) {
 
 /* ---- damaged blobs ---------------------------------------------------- */
 
-/* Touches everything a successful parse hands out, so that the sanitizers
- * see any pointer into freed or foreign memory. */
+/* Reads everything a successful parse hands out, so that the sanitizers
+ * see any pointer into freed or foreign memory. Reading an object may fail
+ * (a damaged frame), but must say why. */
 static unsigned touch(const struct fatbin *fb) {
   unsigned sum = 0;
+  const struct fatbin_meta *meta = fatbin_get_meta(fb);
+  sum += meta->flags ? (unsigned)strlen(meta->flags) : 0;
   for (size_t i = 0; i < fatbin_count(fb); i++) {
     const struct fatbin_entry *e = fatbin_get(fb, i);
     sum += (unsigned)strlen(e->module) + (unsigned)strlen(e->target);
+    sum += (unsigned)strlen(fatbin_get_info(fb, i)->file);
     CHECK(fatbin_vendor_name(e->vendor) && fatbin_format_name(e->format));
-    for (size_t k = 0; k < e->size; k++)
-      sum += ((const unsigned char *)e->data)[k];
+    const void *data;
+    size_t size;
+    void *to_free;
+    char err[256] = "";
+    if (fatbin_read_object(fb, i, &data, &size, &to_free, err, sizeof err) != 0) {
+      CHECK(err[0] != '\0' && to_free == NULL);
+      continue;
+    }
+    CHECK(size == e->size);
+    for (size_t k = 0; k < size; k++)
+      sum += ((const unsigned char *)data)[k];
+    free(to_free);
+    (void)fatbin_verify(fb, i, err, sizeof err);
   }
   return sum;
 }
@@ -352,85 +422,100 @@ static int count_visit(const void *blob, size_t size, void *ud) {
 }
 
 static void test_truncation(void) {
-  size_t size;
-  unsigned char *blob = write_blob(samples, NSAMPLE, &size);
-  for (size_t len = 0; len < size; len++) {
-    /* An exact-size copy, so that reading one byte too far is caught. */
-    unsigned char *cut = dup_bytes(blob, len);
-    struct fatbin *fb = (struct fatbin *)1;
-    char err[256] = "";
-    CHECK(fatbin_open(cut, len, &fb, err, sizeof err) == -1);
-    CHECK(fb == NULL);
-    CHECK(err[0] != '\0');
-    if (len >= FATBIN_HEADER_SIZE)
-      CHECK(strstr(err, "fatbin: truncated archive: header says") == err);
-    int visits = 0;
-    CHECK(fatbin_find_blobs(cut, len, count_visit, &visits, err, sizeof err) == -1);
-    CHECK(visits == 0);
-    free(cut);
-  }
-
-  /* Now the header is made to agree with the cut, so that libarchive and the
-   * manifest checks meet a short tar: an error, or (when only the end-of-
-   * archive records are missing) every object intact. */
-  int ok = 0, bad = 0;
-  for (size_t len = FATBIN_HEADER_SIZE; len < size; len++) {
-    unsigned char *cut = dup_bytes(blob, len);
-    uint64_t tar_size = len - FATBIN_HEADER_SIZE;
-    for (int i = 0; i < 8; i++)
-      cut[16 + i] = (unsigned char)(tar_size >> (8 * i));
-    struct fatbin *fb = NULL;
-    char err[256] = "";
-    if (fatbin_open(cut, len, &fb, err, sizeof err) == 0) {
-      /* Only the two 512-byte end-of-archive records may be missing. */
-      CHECK(len >= size - 1024);
-      CHECK(holds_samples(fb));
-      fatbin_close(fb);
-      ok++;
-    } else {
-      CHECK(fb == NULL && err[0] != '\0');
-      bad++;
+  for (int m = 0; m < NMODES; m++) {
+    size_t size;
+    unsigned char *blob = write_blob_mode(samples, NSAMPLE, &sample_meta, modes[m], &size);
+    size_t end = blob_len(blob);
+    for (size_t len = 0; len < size; len++) {
+      /* An exact-size copy, so that reading one byte too far is caught. */
+      unsigned char *cut = dup_bytes(blob, len);
+      struct fatbin *fb = (struct fatbin *)1;
+      char err[256] = "";
+      int visits = 0;
+      if (len >= end) {
+        /* Only the padding is gone: still the whole blob. */
+        CHECK(fatbin_open(cut, len, &fb, err, sizeof err) == 0 && holds_samples(fb));
+        fatbin_close(fb);
+        CHECK(fatbin_find_blobs(cut, len, count_visit, &visits, err, sizeof err) == 0);
+        CHECK(visits == 1);
+        free(cut);
+        continue;
+      }
+      CHECK(fatbin_open(cut, len, &fb, err, sizeof err) == -1);
+      CHECK(fb == NULL);
+      CHECK(err[0] != '\0');
+      if (len >= FATBIN_HEADER_SIZE)
+        CHECK(strstr(err, "fatbin: truncated archive: header says") == err);
+      CHECK(fatbin_find_blobs(cut, len, count_visit, &visits, err, sizeof err) == -1);
+      CHECK(visits == 0);
+      free(cut);
     }
-    free(cut);
+
+    /* Now the header is made to agree with the cut, so that libarchive, zstd
+     * and the manifest checks meet a short payload: an error, or (when only
+     * the end of the archive is missing) every object intact. */
+    int ok = 0, bad = 0;
+    for (size_t len = FATBIN_HEADER_SIZE; len < end; len++) {
+      unsigned char *cut = dup_bytes(blob, len);
+      uint64_t payload = len - FATBIN_HEADER_SIZE;
+      for (int i = 0; i < 8; i++)
+        cut[16 + i] = (unsigned char)(payload >> (8 * i));
+      struct fatbin *fb = NULL;
+      char err[256] = "";
+      if (fatbin_open(cut, len, &fb, err, sizeof err) == 0) {
+        /* Stored: only the two 512-byte end records may be missing;
+         * compressed: only the last frame, which holds them. */
+        CHECK(len >= end - (modes[m] == FATBIN_COMPRESS_NONE ? 1024 : 40));
+        CHECK(holds_samples(fb));
+        fatbin_close(fb);
+        ok++;
+      } else {
+        CHECK(fb == NULL && err[0] != '\0');
+        bad++;
+      }
+      free(cut);
+    }
+    CHECK(ok > 0 && bad > 0);
+    free(blob);
   }
-  CHECK(ok > 0 && bad > 0);
-  free(blob);
 }
 
 static void test_flips(void) {
-  size_t size;
-  unsigned char *blob = write_blob(samples, NSAMPLE, &size);
-  int ok = 0, bad = 0;
-  for (int round = 0; round < 20000; round++) {
-    unsigned char *b = dup_bytes(blob, size);
-    int flips = 1 + (int)(rng_next() % 4);
-    for (int k = 0; k < flips; k++) {
-      /* Half the rounds aim at the header, MANIFEST's tar header and the
-       * manifest text, where a flip changes meaning rather than data. */
-      size_t span = round % 2 ? size : FATBIN_HEADER_SIZE + 1024;
-      size_t at = (size_t)(rng_next() % span);
-      b[at] ^= (unsigned char)(1 + rng_next() % 255);
+  for (int m = 0; m < NMODES; m++) {
+    size_t size;
+    unsigned char *blob = write_blob_mode(samples, NSAMPLE, &sample_meta, modes[m], &size);
+    int ok = 0, bad = 0;
+    for (int round = 0; round < 6000; round++) {
+      unsigned char *b = dup_bytes(blob, size);
+      int flips = 1 + (int)(rng_next() % 4);
+      for (int k = 0; k < flips; k++) {
+        /* Half the rounds aim at the header and the manifest, where a flip
+         * changes meaning rather than data. */
+        size_t span = round % 2 ? size : (FATBIN_HEADER_SIZE + 1024 < size ? FATBIN_HEADER_SIZE + 1024 : size);
+        size_t at = (size_t)(rng_next() % span);
+        b[at] ^= (unsigned char)(1 + rng_next() % 255);
+      }
+      struct fatbin *fb = NULL;
+      char err[256] = "";
+      if (fatbin_open(b, size, &fb, err, sizeof err) == 0) {
+        REQUIRE(fb);
+        CHECK(fatbin_blob_size(fb) <= size);
+        (void)touch(fb);
+        fatbin_close(fb);
+        ok++;
+      } else {
+        CHECK(fb == NULL && err[0] != '\0');
+        bad++;
+      }
+      int visits = 0;
+      (void)fatbin_find_blobs(b, size, count_visit, &visits, err, sizeof err);
+      CHECK(visits <= 1);
+      free(b);
     }
-    struct fatbin *fb = NULL;
-    char err[256] = "";
-    if (fatbin_open(b, size, &fb, err, sizeof err) == 0) {
-      REQUIRE(fb);
-      CHECK(fatbin_blob_size(fb) <= size);
-      (void)touch(fb);
-      fatbin_close(fb);
-      ok++;
-    } else {
-      CHECK(fb == NULL && err[0] != '\0');
-      bad++;
-    }
-    int visits = 0;
-    (void)fatbin_find_blobs(b, size, count_visit, &visits, err, sizeof err);
-    CHECK(visits <= 1);
-    free(b);
+    /* Both outcomes must occur, or the flips did not exercise anything. */
+    CHECK(ok > 0 && bad > 0);
+    free(blob);
   }
-  /* Both outcomes must occur, or the flips did not exercise anything. */
-  CHECK(ok > 0 && bad > 0);
-  free(blob);
 }
 
 /* ---- hand-made archives: the manifest rules ------------------------- */
@@ -441,8 +526,10 @@ struct member {
   size_t size;      /* (size_t)-1: strlen(data) */
 };
 
-/* Builds a blob around a tar that libarchive writes from the members. */
-static unsigned char *make_blob(const struct member *m, size_t n, size_t *size) {
+/* Builds a stored blob of the given version around a tar that libarchive
+ * writes from the members. */
+static unsigned char *make_blob(unsigned version, const struct member *m, size_t n,
+                                size_t *size) {
   static unsigned char tar[64 * 1024];
   size_t used = 0;
   struct archive *a = archive_write_new();
@@ -471,25 +558,25 @@ static unsigned char *make_blob(const struct member *m, size_t n, size_t *size) 
   REQUIRE(blob);
   memcpy(blob, "GPUCCFAT", 8);
   memset(blob + 8, 0, 16);
-  blob[8] = FATBIN_VERSION;
+  blob[8] = (unsigned char)version;
   for (int i = 0; i < 8; i++)
     blob[16 + i] = (unsigned char)((uint64_t)used >> (8 * i));
   memcpy(blob + FATBIN_HEADER_SIZE, tar, used);
   return blob;
 }
 
-#define LINE_A "module=m vendor=nvidia target=sm_90 format=ptx size=3 file=m/sm_90.ptx\n"
-#define LINE_B "module=m vendor=amd target=gfx90a format=hsaco size=2 file=m/gfx90a.hsaco\n"
-
-/* Opens a hand-made blob; returns fatbin_open's result, err holds the text. */
-static int open_members(const struct member *m, size_t n, size_t *count, char *err,
-                        size_t errlen) {
+/* Opens a hand-made blob; returns fatbin_open's result, err holds the text,
+ * *count the objects (and *skipped those of unknown kinds). */
+static int open_members(unsigned version, const struct member *m, size_t n, size_t *count,
+                        size_t *skipped, char *err, size_t errlen) {
   size_t size;
-  unsigned char *blob = make_blob(m, n, &size);
+  unsigned char *blob = make_blob(version, m, n, &size);
   struct fatbin *fb = NULL;
   err[0] = '\0';
   int r = fatbin_open(blob, size, &fb, err, errlen);
   *count = fatbin_count(fb);
+  if (skipped)
+    *skipped = fatbin_skipped(fb);
   if (r == 0)
     (void)touch(fb);
   fatbin_close(fb);
@@ -497,7 +584,13 @@ static int open_members(const struct member *m, size_t n, size_t *count, char *e
   return r;
 }
 
-static void test_manifest(void) {
+#define LINE_A "module=m vendor=nvidia target=sm_90 format=ptx size=3 file=m/sm_90.ptx\n"
+#define HASH_ABC "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+#define OBJ_A "object module=m vendor=nvidia target=sm_90 format=ptx size=3 sha256=" HASH_ABC \
+              " file=m/sm_90.ptx"
+
+/* Version 1, as the first gpucc wrote it: still read. */
+static void test_manifest_v1(void) {
   char err[256];
   size_t count;
   const struct member ptx = {"m/sm_90.ptx", "abc", (size_t)-1};
@@ -507,10 +600,24 @@ static void test_manifest(void) {
   struct member good[] = {
       {"MANIFEST", "gpucc-fatbin 1\n" LINE_A
                    "module=m vendor=amd target=gfx90a format=hsaco size=2 "
-                   "file=m/gfx90a.hsaco features=sramecc+\n\n",
+                   "file=m/gfx90a.hsaco color=blue\n\n",
        (size_t)-1},
       ptx, hsaco, {"m/README", "later", (size_t)-1}};
-  CHECK(open_members(good, 4, &count, err, sizeof err) == 0 && count == 2);
+  CHECK(open_members(1, good, 4, &count, NULL, err, sizeof err) == 0 && count == 2);
+  size_t size;
+  unsigned char *blob = make_blob(1, good, 4, &size);
+  struct fatbin *fb = NULL;
+  CHECK(fatbin_is_blob(blob, size));
+  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+  if (fb) {
+    CHECK(fatbin_version(fb) == 1 && !fatbin_is_compressed(fb));
+    CHECK(fatbin_get_meta(fb)->gpucc_version == NULL && fatbin_compress_mode(fb) == NULL);
+    CHECK(!fatbin_get_info(fb, 0)->has_sha256 && fatbin_get_info(fb, 0)->stored_size == 3);
+    CHECK(object_is(fb, 0, "abc", 3) && object_is(fb, 1, "\0\1", 2));
+    CHECK(fatbin_get(fb, 0)->features == NULL);
+  }
+  fatbin_close(fb);
+  free(blob);
 
   struct {
     const char *manifest;
@@ -526,12 +633,6 @@ static void test_manifest(void) {
       {"gpucc-fatbin one\n" LINE_A, "version line"},
       {"GPUCC-FATBIN 1\n" LINE_A, "version line"},
       {"", "version line"},
-      {"gpucc-fatbin 1\nmodule=m vendor=intel target=sm_90 format=ptx size=3 "
-       "file=m/sm_90.ptx\n",
-       "unknown vendor"},
-      {"gpucc-fatbin 1\nmodule=m vendor=nvidia target=sm_90 format=elf size=3 "
-       "file=m/sm_90.ptx\n",
-       "unknown format"},
       {"gpucc-fatbin 1\nmodule=m vendor=nvidia format=ptx size=3 file=m/sm_90.ptx\n",
        "target="},
       {"gpucc-fatbin 1\nmodule=m vendor=nvidia target= format=ptx size=3 "
@@ -546,6 +647,12 @@ static void test_manifest(void) {
       {"gpucc-fatbin 1\nmodule=m vendor=nvidia target=sm_90 format=ptx "
        "size=99999999999999999999999 file=m/sm_90.ptx\n",
        "bad size"},
+      {"gpucc-fatbin 1\nmodule=m vendor=nvidia target=sm_90 format=ptx "
+       "size=2000000000 file=m/sm_90.ptx\n",
+       "allowed"},
+      {"gpucc-fatbin 1\nmodule=.. vendor=nvidia target=sm_90 format=ptx size=3 "
+       "file=m/sm_90.ptx\n",
+       "bad module"},
       {"gpucc-fatbin 1\nmodule=m junk vendor=nvidia\n", "key=value"},
       {"gpucc-fatbin 1\nmodule=m vendor=nvidia target=sm_90 format=ptx size=3 "
        "file=m/sm_90.ptx",
@@ -556,58 +663,147 @@ static void test_manifest(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     struct member m[] = {{"MANIFEST", cases[i].manifest, (size_t)-1}, ptx, hsaco};
-    int r = open_members(m, 3, &count, err, sizeof err);
+    int r = open_members(1, m, 3, &count, NULL, err, sizeof err);
     if (r != -1 || !strstr(err, cases[i].expect))
-      fprintf(stderr, "manifest case %zu: r=%d err='%s'\n", i, r, err);
+      fprintf(stderr, "v1 manifest case %zu: r=%d err='%s'\n", i, r, err);
     CHECK(r == -1 && strstr(err, cases[i].expect));
     CHECK(count == 0);
   }
 
+  /* Objects of a vendor or format this reader does not know are skipped:
+   * a later gpucc may add some, and the rest must stay usable. */
+  struct member later[] = {
+      {"MANIFEST",
+       "gpucc-fatbin 1\n" LINE_A
+       "module=m vendor=intel target=pvc format=spirv size=2 file=m/gfx90a.hsaco\n"
+       "module=m vendor=nvidia target=sm_90 format=elf size=2 file=m/gfx90a.hsaco\n",
+       (size_t)-1},
+      ptx, hsaco};
+  size_t skipped = 0;
+  CHECK(open_members(1, later, 3, &count, &skipped, err, sizeof err) == 0);
+  CHECK(count == 1 && skipped == 2);
+
   /* A NUL inside the manifest text. */
   static const char nul_manifest[] = "gpucc-fatbin 1\n\0" LINE_A;
   struct member nul[] = {{"MANIFEST", nul_manifest, sizeof nul_manifest - 1}, ptx};
-  CHECK(open_members(nul, 2, &count, err, sizeof err) == -1 &&
+  CHECK(open_members(1, nul, 2, &count, NULL, err, sizeof err) == -1 &&
         strstr(err, "not text"));
 
   /* MANIFEST must come first. */
   struct member late[] = {ptx, {"MANIFEST", "gpucc-fatbin 1\n" LINE_A, (size_t)-1}};
-  CHECK(open_members(late, 2, &count, err, sizeof err) == -1 &&
+  CHECK(open_members(1, late, 2, &count, NULL, err, sizeof err) == -1 &&
         strstr(err, "MANIFEST"));
 
   /* Only plain files, each name once. */
-  struct member dir[] = {{"MANIFEST", "gpucc-fatbin 1\n", (size_t)-1},
-                         {"m", NULL, 0}};
-  CHECK(open_members(dir, 2, &count, err, sizeof err) == -1 &&
+  struct member dir[] = {{"MANIFEST", "gpucc-fatbin 1\n", (size_t)-1}, {"m", NULL, 0}};
+  CHECK(open_members(1, dir, 2, &count, NULL, err, sizeof err) == -1 &&
         strstr(err, "plain file"));
-  struct member twice[] = {{"MANIFEST", "gpucc-fatbin 1\n" LINE_A, (size_t)-1},
-                           ptx, ptx};
-  CHECK(open_members(twice, 3, &count, err, sizeof err) == -1 &&
+  struct member twice[] = {{"MANIFEST", "gpucc-fatbin 1\n" LINE_A, (size_t)-1}, ptx, ptx};
+  CHECK(open_members(1, twice, 3, &count, NULL, err, sizeof err) == -1 &&
         strstr(err, "twice"));
 
   /* An empty tar, and the header's own checks. */
-  size_t size;
-  unsigned char *blob = make_blob(NULL, 0, &size);
-  struct fatbin *fb = NULL;
+  blob = make_blob(1, NULL, 0, &size);
+  fb = NULL;
   CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 && fb == NULL);
   free(blob);
 
   struct member one[] = {{"MANIFEST", "gpucc-fatbin 1\n" LINE_A, (size_t)-1}, ptx};
-  blob = make_blob(one, 2, &size);
+  blob = make_blob(1, one, 2, &size);
   CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0 && fatbin_count(fb) == 1);
   fatbin_close(fb);
-  blob[8] = 2; /* a later version */
+  blob[12] = 1; /* the zstd flag does not exist in version 1 */
+  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 && strstr(err, "flags 0x1"));
+  blob[12] = 0;
+  blob[8] = 3; /* a later version */
   CHECK(!fatbin_is_blob(blob, size));
   CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 &&
-        strstr(err, "unsupported fat binary version 2"));
-  blob[8] = FATBIN_VERSION;
+        strstr(err, "unsupported fat binary version 3"));
+  blob[8] = 0;
+  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 &&
+        strstr(err, "unsupported fat binary version 0"));
+  blob[8] = 1;
   blob[0] = 'X';
   CHECK(!fatbin_is_blob(blob, size));
-  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 &&
-        strstr(err, "bad magic"));
+  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 && strstr(err, "bad magic"));
   blob[0] = 'G';
   memset(blob + 16, 0xff, 8); /* an absurd archive size */
   CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 &&
         strstr(err, "truncated archive: header says 18446744073709551615 bytes"));
+  free(blob);
+}
+
+/* Version 2 syntax, on stored hand-made blobs. */
+static void test_manifest_v2(void) {
+  char err[256];
+  size_t count, skipped;
+  const struct member ptx = {"m/sm_90.ptx", "abc", (size_t)-1};
+
+  /* Escapes, unknown keys, unknown line kinds, features. */
+  struct member good[] = {
+      {"MANIFEST",
+       "gpucc-fatbin 2\n"
+       "archive gpucc=1.0%2Brc1 llvm=22 compress=none flags=-O3%20-DX=%25y mood=happy\n"
+       "signature by=someone\n"
+       "\n" OBJ_A " features=+ptx78 frame=7 offset=1 stored=1 color=red\n",
+       (size_t)-1},
+      ptx};
+  size_t size;
+  unsigned char *blob = make_blob(2, good, 2, &size);
+  struct fatbin *fb = NULL;
+  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+  if (fb) {
+    const struct fatbin_meta *meta = fatbin_get_meta(fb);
+    CHECK(strcmp(meta->gpucc_version, "1.0+rc1") == 0);
+    CHECK(strcmp(meta->flags, "-O3 -DX=%y") == 0);
+    CHECK(strcmp(meta->llvm_version, "22") == 0);
+    CHECK(fatbin_count(fb) == 1 && strcmp(fatbin_get(fb, 0)->features, "+ptx78") == 0);
+    /* Frame fields mean nothing in a stored payload. */
+    CHECK(fatbin_get_info(fb, 0)->frame == 0 && fatbin_get_info(fb, 0)->stored_size == 3);
+    CHECK(fatbin_verify(fb, 0, err, sizeof err) == -1 && strstr(err, "NUL"));
+  }
+  fatbin_close(fb);
+  free(blob);
+
+  struct {
+    const char *manifest;
+    const char *expect;
+  } cases[] = {
+      {"gpucc-fatbin 2\n" OBJ_A "\n", "no archive line"},
+      {"gpucc-fatbin 2\narchive\narchive\n" OBJ_A "\n", "two archive lines"},
+      {"gpucc-fatbin 1\narchive\n" OBJ_A "\n", "says version 1, the header 2"},
+      {"gpucc-fatbin 2\narchive\n" LINE_A, "no kind word"},
+      {"gpucc-fatbin 2\narchive flags=%zz\n" OBJ_A "\n", "bad escape"},
+      {"gpucc-fatbin 2\narchive flags=a%00b\n" OBJ_A "\n", "bad escape"},
+      {"gpucc-fatbin 2\narchive flags=a%4\n" OBJ_A "\n", "bad escape"},
+      {"gpucc-fatbin 2\narchive\nobject module=m vendor=nvidia target=sm_90 format=ptx "
+       "size=3 file=m/sm_90.ptx\n",
+       "sha256="},
+      {"gpucc-fatbin 2\narchive\nobject module=m vendor=nvidia target=sm_90 format=ptx "
+       "size=3 sha256=abc file=m/sm_90.ptx\n",
+       "bad sha256"},
+      {"gpucc-fatbin 2\narchive\n" OBJ_A " features=a%20b\n", "bad module, target or features"},
+      {"gpucc-fatbin 2\narchive\n" OBJ_A " frame=1\n", "offset="},
+      {"gpucc-fatbin 2\narchive\n" OBJ_A " frame=0 offset=1 stored=1\n", "bad frame"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct member m[] = {{"MANIFEST", cases[i].manifest, (size_t)-1}, ptx};
+    int r = open_members(2, m, 2, &count, NULL, err, sizeof err);
+    if (r != -1 || !strstr(err, cases[i].expect))
+      fprintf(stderr, "v2 manifest case %zu: r=%d err='%s'\n", i, r, err);
+    CHECK(r == -1 && strstr(err, cases[i].expect));
+  }
+
+  /* A manifest hash that does not match is found by verify, not by open. */
+  struct member wrong[] = {
+      {"MANIFEST", "gpucc-fatbin 2\narchive\n" OBJ_A "\n", (size_t)-1},
+      {"m/sm_90.ptx", "abd", (size_t)-1}};
+  CHECK(open_members(2, wrong, 2, &count, &skipped, err, sizeof err) == 0 && count == 1);
+  blob = make_blob(2, wrong, 2, &size);
+  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+  CHECK(fb && fatbin_verify(fb, 0, err, sizeof err) == -1 && strstr(err, "sha256") &&
+        strstr(err, HASH_ABC));
+  fatbin_close(fb);
   free(blob);
 }
 
@@ -726,8 +922,8 @@ static void test_elf(void) {
       fprintf(stderr, "fatbin_find_blobs: %s\n", err);
     CHECK(r == 0);
     CHECK(log.n == 2);
-    CHECK(log.at[0] == img.data + img.sec_off && log.size[0] == size1);
-    CHECK(log.at[1] == img.data + img.sec_off + size1 + pad && log.size[1] == size2);
+    CHECK(log.at[0] == img.data + img.sec_off && log.size[0] == blob_len(blob1));
+    CHECK(log.at[1] == img.data + img.sec_off + size1 + pad && log.size[1] == blob_len(blob2));
     CHECK(fatbin_probe(img.data, img.size) == 1);
     for (int i = 0; i < 2 && i < log.n; i++) {
       struct fatbin *fb = NULL;
@@ -736,7 +932,7 @@ static void test_elf(void) {
       if (i == 0)
         CHECK(holds_samples(fb));
       else
-        CHECK(entry_equal(fatbin_get(fb, 0), &samples[4]));
+        CHECK(entry_equal(fb, 0, &samples[4]));
       fatbin_close(fb);
     }
 
@@ -767,7 +963,7 @@ static void test_elf(void) {
   free(img.data);
 
   /* A second blob cut short at the end of the section. */
-  img = make_elf(FATBIN_SECTION, sec, size1 + pad + size2 - 1, 0);
+  img = make_elf(FATBIN_SECTION, sec, size1 + pad + blob_len(blob2) - 1, 0);
   log = (struct visit_log){0};
   CHECK(fatbin_find_blobs(img.data, img.size, log_visit, &log, err, sizeof err) == -1);
   CHECK(strstr(err, "truncated archive") != NULL);
@@ -845,7 +1041,7 @@ static void test_bare(void) {
   struct visit_log log = {0};
   CHECK(fatbin_probe(blob1, size1) == 1);
   CHECK(fatbin_find_blobs(blob1, size1, log_visit, &log, err, sizeof err) == 0);
-  CHECK(log.n == 1 && log.at[0] == blob1 && log.size[0] == size1);
+  CHECK(log.n == 1 && log.at[0] == blob1 && log.size[0] == blob_len(blob1));
 
   /* Two bare blobs back to back, as `cat` would join them, with padding. */
   unsigned char *two = calloc(1, size1 + 8 + size2);
@@ -854,7 +1050,7 @@ static void test_bare(void) {
   memcpy(two + size1 + 8, blob2, size2);
   log = (struct visit_log){0};
   CHECK(fatbin_find_blobs(two, size1 + 8 + size2, log_visit, &log, err, sizeof err) == 0);
-  CHECK(log.n == 2 && log.size[1] == size2 && log.at[1] == two + size1 + 8);
+  CHECK(log.n == 2 && log.size[1] == blob_len(blob2) && log.at[1] == two + size1 + 8);
   free(two);
 
   /* Neither ELF nor blob. */
@@ -868,12 +1064,12 @@ static void test_bare(void) {
   CHECK(fatbin_probe(text, 0) == 0);
 
   /* The magic with an unknown version is reported, not skipped. */
-  unsigned char *v2 = dup_bytes(blob1, size1);
-  v2[8] = 2;
-  CHECK(fatbin_probe(v2, size1) == 1);
-  CHECK(fatbin_find_blobs(v2, size1, log_visit, &log, err, sizeof err) == -1);
-  CHECK(strstr(err, "unsupported version 2") != NULL);
-  free(v2);
+  unsigned char *v3 = dup_bytes(blob1, size1);
+  v3[8] = 3;
+  CHECK(fatbin_probe(v3, size1) == 1);
+  CHECK(fatbin_find_blobs(v3, size1, log_visit, &log, err, sizeof err) == -1);
+  CHECK(strstr(err, "unsupported version 3") != NULL);
+  free(v3);
   free(blob1);
   free(blob2);
 }
@@ -886,9 +1082,9 @@ int main(void) {
   test_write_errors();
   test_truncation();
   test_flips();
-  test_manifest();
+  test_manifest_v1();
+  test_manifest_v2();
   test_elf();
   test_bare();
-  printf("fatbin_test: %d checks, %d failed\n", checks, failures);
-  return failures ? 1 : 0;
+  return finish("fatbin_test");
 }
