@@ -33,6 +33,10 @@ int main(int argc, char **argv) {
     options_print_help("gpucc");
     return 0;
   }
+  if (o.print_man) {
+    options_print_man();
+    return 0;
+  }
   if (o.print_version) {
     printf("gpucc %s (MLIR/LLVM %s)\n", GPUCC_VERSION, GPUCC_LLVM_VERSION);
     return 0;

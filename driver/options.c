@@ -9,12 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef GPUCC_VERSION
+#define GPUCC_VERSION "0.0.0"
+#endif
+
 enum opt_id {
   OPT_OUTPUT, OPT_COMPILE, OPT_ASM, OPT_EMIT, OPT_OPT, OPT_DEBUG, OPT_OFFLOAD_ARCH, OPT_VERBOSE,
   OPT_DRY_RUN, OPT_SAVE_TEMPS, OPT_CUDA_PATH, OPT_ROCM_PATH, OPT_LIB, OPT_LIBDIR, OPT_WL,
   OPT_XLINKER, OPT_XPTXAS, OPT_SHARED, OPT_FPIC, OPT_LANG, OPT_MD, OPT_MMD, OPT_MF, OPT_MT,
   OPT_JOBS, OPT_COLOR, OPT_COLOR_FLAG, OPT_NO_COLOR, OPT_NO_CACHE, OPT_WERROR, OPT_HELP,
-  OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS,
+  OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN,
 };
 
 enum opt_form {
@@ -72,6 +76,7 @@ static const struct opt_spec table[] = {
     {OPT_SAVE_TEMPS, "--save-temps", FORM_FLAG, NULL, "keep intermediate files (PTX, cubins, hsacos, objects)"},
     {OPT_HELP, "--help", FORM_FLAG, NULL, "show this help"},
     {OPT_VERSION, "--version", FORM_FLAG, NULL, "show the version"},
+    {OPT_MAN, "--print-man-page", FORM_FLAG, NULL, "write this documentation as a man page (roff)"},
 };
 
 void options_print_help(const char *argv0) {
@@ -92,6 +97,56 @@ void options_print_help(const char *argv0) {
   printf("\ndefault targets: %s\nknown targets: ", target_default_list);
   target_print_known(stdout);
   printf("\nexit status: 0 success, 1 compile or tool failure, 2 usage error, 130 interrupted\n");
+}
+
+/* roff needs backslashes and leading dashes escaped. */
+static void man_text(const char *s) {
+  for (; *s; s++) {
+    if (*s == '\\')
+      fputs("\\e", stdout);
+    else if (*s == '-')
+      fputs("\\-", stdout);
+    else
+      putchar(*s);
+  }
+}
+
+void options_print_man(void) {
+  printf(".TH GPUCC 1 \"\" \"gpucc %s\" \"User Commands\"\n", GPUCC_VERSION);
+  printf(".SH NAME\ngpucc \\- compile MLIR GPU\\-dialect programs into executables for NVIDIA and "
+         "AMD GPUs and the CPU\n");
+  printf(".SH SYNOPSIS\n.B gpucc\n[\\fIoptions\\fR] \\fIinputs\\fR...\n");
+  printf(".SH DESCRIPTION\n");
+  printf("gpucc compiles .mlir and .mlirbc inputs that use the GPU dialect. Every gpu.module is "
+         "compiled for each target and bundled into one fat binary embedded in the output; the "
+         "program links against libgpucc_rt, which picks the object that fits the device found at "
+         "run time (or runs the kernels on the CPU). C sources go to the system C compiler; .o, .a "
+         "and .so files go to the linker.\n");
+  printf(".SH OPTIONS\n");
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    const struct opt_spec *s = &table[i];
+    if (s->id == OPT_COLOR_FLAG)
+      continue;
+    printf(".TP\n.B ");
+    man_text(s->name);
+    if (s->meta) {
+      printf("%s\\fI", s->form == FORM_EQUALS ? "=" : s->form == FORM_SEPARATE ? " " : "");
+      man_text(s->meta);
+      printf("\\fR");
+    }
+    printf("\n");
+    man_text(s->help);
+    printf("\n");
+  }
+  printf(".SH TARGETS\nDefault: ");
+  man_text(target_default_list);
+  printf(".\n");
+  printf(".SH ENVIRONMENT\n.TP\n.B GPUCC_CACHE_DIR\ndevice object cache (empty: off)\n"
+         ".TP\n.B GPUCC_CACHE_SIZE\ncache size limit in bytes (default 1 GiB)\n"
+         ".TP\n.B CUDA_PATH, ROCM_PATH\nwhere CUDA and ROCm are\n"
+         ".TP\n.B TMPDIR\nwhere temporary files go\n");
+  printf(".SH EXIT STATUS\n0 success, 1 compile or tool failure, 2 usage error, 130 interrupted.\n");
+  printf(".SH SEE ALSO\n.BR gpucc\\-fatbin (1)\n");
 }
 
 static int add_input(struct options *o, enum input_kind kind, const char *arg) {
@@ -274,6 +329,7 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
   case OPT_DRY_RUN: o->dry_run = 1; return 0;
   case OPT_SAVE_TEMPS: o->save_temps = 1; return 0;
   case OPT_HELP: o->print_help = 1; return 0;
+  case OPT_MAN: o->print_man = 1; return 0;
   case OPT_VERSION: o->print_version = 1; return 0;
   }
   return 0;

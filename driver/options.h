@@ -72,12 +72,14 @@ struct options {
   size_t ntargets;
   struct input *inputs;
   size_t ninputs;
-  int print_help, print_version;
+  int print_help, print_version, print_man;
 };
 
 /* Parses argv. Returns 0, or -1 after reporting a usage error (exit 2). */
 int options_parse(int argc, char **argv, struct options *o);
 void options_print_help(const char *argv0);
+/* The same table as a man page (gpucc.1), in roff. */
+void options_print_man(void);
 void options_free(struct options *o);
 
 #endif

@@ -76,6 +76,12 @@ static unsigned long generation;
 static unsigned busy;
 
 static _Thread_local struct worker self;
+/* Frees a host thread's `self` when that thread exits: every thread that
+ * launches also runs blocks, and a program whose threads come and go would
+ * otherwise leak their scratch and fiber stacks (64 KiB per GPU thread of
+ * the largest block they ran). Pool workers never exit. */
+static pthread_key_t self_key;
+static _Thread_local int self_registered;
 
 unsigned rt_host_workers(void) { return nworkers + 1; }
 
@@ -109,6 +115,18 @@ static int worker_reserve(struct worker *w, unsigned threads, size_t shared) {
     w->capacity = threads;
   }
   return 0;
+}
+
+static void worker_release(void *arg) {
+  struct worker *w = arg;
+  free(w->shared);
+  free(w->ctxs);
+  free(w->done);
+  free(w->sp);
+  free(w->lanes);
+  free(w->warps);
+  rt_fiber_release(&w->fibers);
+  memset(w, 0, sizeof *w);
 }
 
 /* The fiber block's `user`: what run() needs to call the thread entry, and
@@ -221,6 +239,7 @@ static void *worker_main(void *arg) {
 }
 
 static void start_pool(void) {
+  pthread_key_create(&self_key, worker_release);
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   const char *env = getenv("GPUCC_HOST_THREADS");
   if (env && atoi(env) > 0)
@@ -249,6 +268,10 @@ int rt_host_run(const struct rt_host_kernel *k, const struct rt_host_grid *g, ch
     return -1;
   }
   pthread_once(&pool_once, start_pool);
+  if (!self_registered) {
+    pthread_setspecific(self_key, &self);
+    self_registered = 1;
+  }
   struct launch l = {.kernel = k, .grid = g};
   l.nblocks = (unsigned long)g->grid[0] * g->grid[1] * g->grid[2];
   atomic_init(&l.next, 0);

@@ -166,5 +166,22 @@ check native_none sh -c "test $rc -ne 0 && grep -q 'native: no GPU found on this
 "$gpucc" -### --offload-arch=all "$prog" -o x >out 2>err
 check all_targets sh -c "grep -q 'for gfx1201 ->' out && grep -q 'for sm_120a ->' out && grep -q 'for host ->' out"
 
+# -Werror turns the "no ptxas" warning (a CUDA path without ptxas) into an error
+mkdir -p nocuda
+"$gpucc" --cuda-path=nocuda --offload-arch=sm_90 -c "$prog" -o w.o 2>err
+check warning_without_ptxas grep -q '^gpucc: warning: no ptxas found' err
+"$gpucc" -Werror --cuda-path=nocuda --offload-arch=sm_90 -c "$prog" -o w2.o 2>err && rc=0 || rc=$?
+check werror sh -c "test $rc -eq 1 && grep -q '^gpucc: error: no ptxas found' err && test ! -e w2.o"
+
+# A failing tool stops the build, names tool, module and target, leaves nothing
+if ! grep -q "no ptxas found" out 2>/dev/null && [ -x /usr/local/cuda/bin/ptxas ]; then
+  "$gpucc" -Xptxas --no-such-option --offload-arch=sm_80,sm_90,gfx90a,host "$prog" -o t 2>err && rc=0 || rc=$?
+  check tool_failure sh -c "test $rc -eq 1 && grep -q \"'.*ptxas' (ptxas: @kernels for sm_[89]0) exited with status\" err && test ! -e t"
+fi
+
+# gpucc.1 comes from the option table
+"$gpucc" --print-man-page >gpucc.1
+check man_page sh -c "grep -q '^.TH GPUCC 1' gpucc.1 && grep -q 'offload\\\\-arch' gpucc.1 && grep -q 'fatbin\\\\-compress' gpucc.1"
+
 check no_temps_at_end no_temps
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }

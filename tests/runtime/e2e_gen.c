@@ -8,7 +8,7 @@
 
 #include "fatbin.h"
 
-#define OBJ(text) text, sizeof text
+#define OBJ(text) text, sizeof text, NULL /* no features recorded */
 
 int main(int argc, char **argv) {
   if (argc != 3) {

@@ -12,11 +12,16 @@
  *   FAKE_CUDA_FAIL=a,b         these calls fail...
  *   FAKE_CUDA_FAIL_CODE=2      ...with this CUresult (default out of memory)
  *   FAKE_CUDA_DUMP_ARGS=n      cuLaunchKernel logs n 64-bit kernel arguments
+ *   FAKE_CUDA_MODE=bench       no log, no scripted failures, no environment
+ *                              reads after the first call: what the
+ *                              benchmarks (tests/bench/runtime) time is then
+ *                              the runtime's own cost, not the fake's
  * Like the real driver it rejects a module whose image says it is for
  * another device ("FAKECUBIN:sm_XY..." images), and operations that need a
  * context fail with CUDA_ERROR_INVALID_CONTEXT when none is current in the
  * calling thread. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +33,12 @@ typedef int CUresult;
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 
-#define LOG(...) fake_log("FAKE_CUDA_LOG", __VA_ARGS__)
+static int fake_bench(void);
+#define LOG(...)                                                                   \
+  do {                                                                             \
+    if (!fake_bench())                                                             \
+      fake_log("FAKE_CUDA_LOG", __VA_ARGS__);                                      \
+  } while (0)
 
 enum {
   OK = 0,
@@ -74,7 +84,21 @@ struct fake_module {
 static int fake_ctx_object; /* the primary context's identity */
 static _Thread_local int fake_ctx_depth;
 
+/* Whether FAKE_CUDA_MODE=bench; read once (a getenv per call would cost more
+ * than the rest of a fake launch). Racing first reads store the same value. */
+static int fake_bench(void) {
+  static atomic_int mode = -1;
+  int m = atomic_load_explicit(&mode, memory_order_relaxed);
+  if (m < 0) {
+    m = strcmp(fake_env_str("FAKE_CUDA_MODE", ""), "bench") == 0;
+    atomic_store_explicit(&mode, m, memory_order_relaxed);
+  }
+  return m;
+}
+
 static int fake_fail(const char *call) {
+  if (fake_bench())
+    return OK;
   if (!fake_should_fail("FAKE_CUDA_FAIL", call))
     return OK;
   int code = (int)fake_env_long("FAKE_CUDA_FAIL_CODE", 2);
@@ -207,8 +231,9 @@ static struct fake_module *fake_module_new(void) {
 }
 
 FAKE_EXPORT CUresult cuModuleLoadData(void **module, const void *image) {
-  char text[40];
-  fake_printable(image, 24, text, sizeof text);
+  char text[40] = "";
+  if (!fake_bench())
+    fake_printable(image, 24, text, sizeof text);
   LOG("cuModuleLoadData image=%s", text);
   CUresult r = fake_need_ctx("cuModuleLoadData");
   if (r == OK)
@@ -308,6 +333,8 @@ FAKE_EXPORT CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, un
                                     unsigned bx, unsigned by, unsigned bz, unsigned smem,
                                     void *stream, void **params, void **extra) {
   struct fake_function *f = function;
+  if (fake_bench()) /* what a launch costs the fake: the context check */
+    return fake_need_ctx("cuLaunchKernel");
   char args[256];
   fake_args(params, args, sizeof args);
   LOG("cuLaunchKernel name=%s grid=%u,%u,%u block=%u,%u,%u smem=%u stream=%p params=%p "

@@ -40,13 +40,17 @@ char *rt_slurp(const char *path) {
 }
 
 int rt_log_count(const char *log_env, const char *needle) {
+  return rt_log_count2(log_env, needle, "");
+}
+
+int rt_log_count2(const char *log_env, const char *needle, const char *needle2) {
   char *text = rt_slurp(getenv(log_env));
   int count = 0;
   for (char *line = text; line && *line;) {
     char *end = strchr(line, '\n');
     if (end)
       *end = '\0';
-    if (strstr(line, needle))
+    if (strstr(line, needle) && strstr(line, needle2))
       count++;
     if (!end)
       break;
@@ -174,5 +178,9 @@ int rt_test_main(int argc, char **argv, const struct rt_test *tests, size_t n) {
     }
   free(err);
   printf("%s: %s\n", t->name, failures ? "FAILED" : "ok");
-  return failures ? 1 : 0;
+  /* The parent only watched the child, which ran the runtime and had its
+   * own exit-time checks: skip the parent's (under the asan variant its
+   * LeakSanitizer pass alone costs about a tenth of a second). */
+  fflush(stdout);
+  _exit(failures ? 1 : 0);
 }

@@ -36,12 +36,16 @@ struct rt_test {
 };
 
 /* Runs the scenario named in argv (see above). Before starting the child it
- * empties the fake drivers' log files (FAKE_CUDA_LOG, FAKE_HIP_LOG). */
+ * empties the fake drivers' log files (FAKE_CUDA_LOG, FAKE_HIP_LOG). Returns
+ * 2 for a bad usage, 77 for a skipped scenario, 0 from a child that ran the
+ * scenario; after a child's run the parent exits itself (0 or 1). */
 int rt_test_main(int argc, char **argv, const struct rt_test *tests, size_t n);
 
 /* Number of lines of the file named by the variable log_env that contain
  * needle. */
 int rt_log_count(const char *log_env, const char *needle);
+/* Number of lines that contain both needles. */
+int rt_log_count2(const char *log_env, const char *needle, const char *needle2);
 /* The whole file, malloc'ed (NULL if it cannot be read). */
 char *rt_slurp(const char *path);
 

@@ -14,7 +14,7 @@
 #include "harness.h"
 
 /* A fake device object: its text and NUL, which the fake drivers read. */
-#define OBJ(text) text, sizeof text
+#define OBJ(text) text, sizeof text, NULL /* no features recorded */
 
 #define LOGCOUNT(needle) rt_log_count("FAKE_CUDA_LOG", needle)
 
@@ -24,17 +24,18 @@ static const char ptx_sm80[] = "//PTX for sm_80\n.version 7.0\n.target sm_80\n";
  * cubin per NVIDIA target, PTX for the oldest, an AMD code object. The PTX is
  * stored without its NUL to check that the runtime adds one. */
 static void *g_blob;
+static size_t g_blob_size;
 
 static void *load_kern(void) {
   const struct fatbin_entry e[] = {
       {"kern", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_CUBIN, OBJ("FAKECUBIN:sm_80 body")},
       {"kern", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_CUBIN, OBJ("FAKECUBIN:sm_90 body")},
-      {"kern", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_PTX, ptx_sm80, sizeof ptx_sm80 - 1},
+      {"kern", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_PTX, ptx_sm80, sizeof ptx_sm80 - 1,
+       NULL},
       {"kern", FATBIN_VENDOR_AMD, "gfx90a", FATBIN_FORMAT_HSACO, OBJ("FAKEHSACO:gfx90a")},
   };
-  size_t size;
-  g_blob = rt_make_blob(e, sizeof e / sizeof e[0], &size);
-  void *m = mgpuModuleLoad(g_blob, size);
+  g_blob = rt_make_blob(e, sizeof e / sizeof e[0], &g_blob_size);
+  void *m = mgpuModuleLoad(g_blob, g_blob_size);
   CHECK(m != NULL);
   return m;
 }
@@ -340,6 +341,84 @@ static void run_threads(void) {
   unload_kern(g_module);
 }
 
+/* Many threads use the runtime at once, as a multi-threaded host program
+ * does: while the shared module is loaded for the first time, each thread
+ * also loads a module of its own, then launches on its own stream with its
+ * own arguments, fills and copies memory, records and waits on an event.
+ * Checked: the driver was started once, each module loaded once, every
+ * launch reached the driver once with its own thread's arguments (the log
+ * line carries them), and each thread read back its own data. The
+ * ThreadSanitizer variant of this scenario (runtime.tsan.cuda.stress) is
+ * the data-race check of these paths. */
+#define STRESS_THREADS 8
+#define STRESS_ROUNDS 6
+#define STRESS_WORDS 256
+
+static void *stress_main(void *arg) {
+  int id = (int)(intptr_t)arg;
+  pthread_barrier_wait(&g_barrier);
+  void *own = mgpuModuleLoad(g_blob, g_blob_size);
+  void *shared_k = mgpuModuleGetFunction(g_module, "k");
+  void *own_k = mgpuModuleGetFunction(own, "k_own");
+  void *s = mgpuStreamCreate(), *ev = mgpuEventCreate();
+  uint32_t *d = mgpuMemAlloc(STRESS_WORDS * sizeof *d, s, false);
+  CHECK(own && shared_k && own_k && s && ev && d);
+  for (int r = 0; r < STRESS_ROUNDS; r++) {
+    int64_t a = id, b = r;
+    void *params[] = {&a, &b};
+    mgpuLaunchKernel(r % 2 ? shared_k : own_k, 1 + id, 1, 1, 32, 1, 1, 0, s, params, NULL,
+                     2);
+    uint32_t value = (uint32_t)(id * 1000 + r);
+    mgpuMemset32(d, value, STRESS_WORDS, s);
+    mgpuEventRecord(ev, s);
+    mgpuStreamWaitEvent(s, ev);
+    uint32_t host[STRESS_WORDS];
+    mgpuMemcpy(host, d, sizeof host, s);
+    mgpuStreamSynchronize(s);
+    for (int i = 0; i < STRESS_WORDS; i++)
+      CHECK(host[i] == value);
+  }
+  mgpuMemFree(d, s);
+  mgpuEventDestroy(ev);
+  mgpuStreamDestroy(s);
+  mgpuModuleUnload(own);
+  return NULL;
+}
+
+static void run_stress(void) {
+  g_module = load_kern();
+  pthread_t t[STRESS_THREADS];
+  pthread_barrier_init(&g_barrier, NULL, STRESS_THREADS);
+  for (int i = 0; i < STRESS_THREADS; i++)
+    CHECK(pthread_create(&t[i], NULL, stress_main, (void *)(intptr_t)i) == 0);
+  for (int i = 0; i < STRESS_THREADS; i++)
+    CHECK(pthread_join(t[i], NULL) == 0);
+  pthread_barrier_destroy(&g_barrier);
+  CHECK(LOGCOUNT("cuInit") == 1);
+  CHECK(LOGCOUNT("cuDevicePrimaryCtxRetain") == 1);
+  CHECK(LOGCOUNT("cuModuleLoadData image=FAKECUBIN:sm_90") == 1 + STRESS_THREADS);
+  CHECK(LOGCOUNT("cuModuleUnload") == STRESS_THREADS);
+  CHECK(LOGCOUNT("cuModuleGetFunction name=k") == 2 * STRESS_THREADS);
+  CHECK(LOGCOUNT("cuModuleGetFunction name=k_own") == STRESS_THREADS);
+  CHECK(LOGCOUNT("cuStreamCreate") == STRESS_THREADS);
+  CHECK(LOGCOUNT("cuStreamDestroy_v2") == STRESS_THREADS);
+  CHECK(LOGCOUNT("cuEventDestroy_v2") == STRESS_THREADS);
+  CHECK(LOGCOUNT("cuMemFree_v2") == STRESS_THREADS);
+  CHECK(LOGCOUNT("cuLaunchKernel") == STRESS_THREADS * STRESS_ROUNDS);
+  CHECK(LOGCOUNT("cuStreamSynchronize") == STRESS_THREADS * STRESS_ROUNDS);
+  CHECK(LOGCOUNT("no current context") == 0);
+  for (int id = 0; id < STRESS_THREADS; id++)
+    for (int r = 0; r < STRESS_ROUNDS; r++) {
+      char line[128];
+      snprintf(line, sizeof line, "name=%s grid=%d,1,1 block=32,1,1 smem=0", r % 2 ? "k" : "k_own",
+               1 + id);
+      char args[32];
+      snprintf(args, sizeof args, "args=%d,%d", id, r);
+      CHECK(rt_log_count2("FAKE_CUDA_LOG", line, args) == 1);
+    }
+  unload_kern(g_module);
+}
+
 /* The device comes from GPUCC_DEVICE, or from mgpuSetDefaultDevice before
  * the first GPU operation. */
 static void run_device_env(void) {
@@ -546,6 +625,7 @@ static const struct rt_test tests[] = {
      {"runtime error"},
      0},
     {"threads", run_threads, 0, {0}, {"gpucc"}, 0},
+    {"stress", run_stress, 0, {0}, {"gpucc"}, 0},
     {"device_env", run_device_env, 0, {0}, {"gpucc"}, 0},
     {"device_env_bad",
      run_stream_only,

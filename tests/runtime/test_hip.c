@@ -12,7 +12,7 @@
 #include "harness.h"
 
 /* A fake device object: its text and NUL, which the fake drivers read. */
-#define OBJ(text) text, sizeof text
+#define OBJ(text) text, sizeof text, NULL /* no features recorded */
 
 #define LOGCOUNT(needle) rt_log_count("FAKE_HIP_LOG", needle)
 
@@ -133,6 +133,47 @@ static void run_thread_device(void) {
   CHECK(LOGCOUNT("hipMalloc device=1 size=8") == 2);
 }
 
+/* Many threads start using the runtime at once: HIP is initialized and the
+ * module loaded once, and every thread makes the device current for itself
+ * (the fake's current device is per thread, -1 until set) before its first
+ * call, exactly once however many calls it makes. */
+#define NTHREADS 8
+static pthread_barrier_t g_barrier;
+static void *g_module;
+
+static void *threads_main(void *arg) {
+  pthread_barrier_wait(&g_barrier);
+  void *f = mgpuModuleGetFunction(g_module, "k");
+  void *s = mgpuStreamCreate();
+  void *p = mgpuMemAlloc(64, s, false);
+  CHECK(f && s && p);
+  mgpuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, s, NULL, NULL, 0);
+  mgpuMemset32(p, 7, 16, s);
+  mgpuStreamSynchronize(s);
+  CHECK(((uint32_t *)p)[15] == 7);
+  mgpuMemFree(p, s);
+  mgpuStreamDestroy(s);
+  return arg;
+}
+
+static void run_threads(void) {
+  g_module = load_kern();
+  pthread_t t[NTHREADS];
+  pthread_barrier_init(&g_barrier, NULL, NTHREADS);
+  for (int i = 0; i < NTHREADS; i++)
+    CHECK(pthread_create(&t[i], NULL, threads_main, NULL) == 0);
+  for (int i = 0; i < NTHREADS; i++)
+    CHECK(pthread_join(t[i], NULL) == 0);
+  pthread_barrier_destroy(&g_barrier);
+  CHECK(LOGCOUNT("hipInit") == 1);
+  CHECK(LOGCOUNT("hipModuleLoadData device=0") == 1);
+  CHECK(LOGCOUNT("hipSetDevice device=0") == NTHREADS);
+  CHECK(LOGCOUNT("hipModuleGetFunction device=0 name=k") == NTHREADS);
+  CHECK(LOGCOUNT("hipModuleLaunchKernel device=0 name=k") == NTHREADS);
+  CHECK(LOGCOUNT("hipMalloc device=0 size=64") == NTHREADS);
+  unload_kern(g_module);
+}
+
 static void run_cluster(void) {
   void *m = load_kern();
   void *f = mgpuModuleGetFunction(m, "k");
@@ -182,6 +223,7 @@ static const struct rt_test tests[] = {
      0},
     {"ops", run_ops, 0, {0}, {"gpucc"}, 0},
     {"thread_device", run_thread_device, 0, {0}, {"gpucc"}, 0},
+    {"threads", run_threads, 0, {0}, {"gpucc"}, 0},
     {"cluster",
      run_cluster,
      1,

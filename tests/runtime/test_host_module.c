@@ -8,6 +8,7 @@
  * workgroup memory; memory operations work on plain host memory; and the
  * failures (a kernel that is not there, an object of another ABI version, a
  * block over 1024 threads) stop the program with one clear line. */
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -30,8 +31,8 @@ static void *load_module(const char *env, void **blob) {
   fclose(f);
   static const char cubin[] = "FAKECUBIN:sm_80";
   const struct fatbin_entry e[] = {
-      {"kern", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_CUBIN, cubin, sizeof cubin},
-      {"kern", FATBIN_VENDOR_HOST, "host", FATBIN_FORMAT_SO, so, (size_t)size},
+      {"kern", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_CUBIN, cubin, sizeof cubin, NULL},
+      {"kern", FATBIN_VENDOR_HOST, "host", FATBIN_FORMAT_SO, so, (size_t)size, NULL},
   };
   size_t blob_size;
   *blob = rt_make_blob(e, 2, &blob_size);
@@ -142,6 +143,53 @@ static void run_two_modules(void) {
   free(blob_c);
 }
 
+/* Host threads launching at once: the runtime starts once, the shared
+ * module is loaded once while each thread also loads a module of its own,
+ * and launches from several threads share the worker pool one at a time
+ * (host_exec.c serializes them), each seeing its own results. */
+#define NTHREADS 6
+static pthread_barrier_t g_barrier;
+static void *g_shared;
+
+static void *threads_main(void *arg) {
+  int id = (int)(intptr_t)arg;
+  pthread_barrier_wait(&g_barrier);
+  void *blob;
+  void *own = load_module("RT_HOST_FIXTURE_B", &blob);
+  void *f = mgpuModuleGetFunction(g_shared, "fill");
+  void *fo = mgpuModuleGetFunction(own, "fill");
+  void *r = mgpuModuleGetFunction(g_shared, "rotate");
+  CHECK(f && fo && r && f != fo);
+  for (int round = 0; round < 4; round++) {
+    CHECK(fill(f, 3, 2, 1, 16, 2, 1, id * 100 + round, 0) == 6);
+    CHECK(fill(fo, 2, 1, 1, 8, 1, 1, id, 1000000) == 2);
+    int *out = mgpuMemAlloc(2 * 40 * sizeof *out, NULL, false);
+    void *params[] = {&out};
+    mgpuLaunchKernel(r, 2, 1, 1, 40, 1, 1, 40 * sizeof(int), NULL, params, NULL, 1);
+    for (int i = 0; i < 80; i++)
+      CHECK(out[i] == (i % 40 + 1) % 40);
+    mgpuMemFree(out, NULL);
+  }
+  mgpuModuleUnload(own);
+  free(blob);
+  return NULL;
+}
+
+static void run_threads(void) {
+  void *blob;
+  g_shared = load_module("RT_HOST_FIXTURE", &blob);
+  pthread_t t[NTHREADS];
+  pthread_barrier_init(&g_barrier, NULL, NTHREADS);
+  for (int i = 0; i < NTHREADS; i++)
+    CHECK(pthread_create(&t[i], NULL, threads_main, (void *)(intptr_t)i) == 0);
+  for (int i = 0; i < NTHREADS; i++)
+    CHECK(pthread_join(t[i], NULL) == 0);
+  pthread_barrier_destroy(&g_barrier);
+  CHECK(gpuccBackendName() && strcmp(gpuccBackendName(), "host") == 0);
+  mgpuModuleUnload(g_shared);
+  free(blob);
+}
+
 static void run_zero_grid(void) {
   void *blob;
   void *m = load_module("RT_HOST_FIXTURE", &blob);
@@ -191,6 +239,7 @@ static const struct rt_test tests[] = {
     {"launch", run_launch, 0, {0}, {"gpucc"}, 0},
     {"memory", run_memory, 0, {0}, {"gpucc"}, 0},
     {"two_modules", run_two_modules, 0, {0}, {"gpucc"}, 0},
+    {"threads", run_threads, 0, {0}, {"gpucc"}, 0},
     {"zero_grid", run_zero_grid, 0, {0}, {"gpucc"}, 0},
     {"too_many_threads",
      run_too_many_threads,

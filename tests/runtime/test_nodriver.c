@@ -18,7 +18,7 @@
 #include "harness.h"
 
 /* A fake device object: its text and NUL, which the fake drivers read. */
-#define OBJ(text) text, sizeof text
+#define OBJ(text) text, sizeof text, NULL /* no features recorded */
 
 static void *g_blob;
 static void *g_module;
