@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define TMP_MAX_PATHS 4096
@@ -50,9 +51,47 @@ static void tmp_unregister(const char *path) {
   }
 }
 
+/* Removes everything under the directory fd `dir` (not the directory), with
+ * system calls only, so that it can run in a signal handler. Tools that
+ * gpucc runs (and LLVM inside device jobs) leave their own temp files in the
+ * session directory, whose names we never learn. */
+static void remove_contents(int dir, int depth) {
+  char buf[4096];
+  long n;
+  while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0) {
+    for (long off = 0; off < n;) {
+      struct linux_dirent64 {
+        unsigned long long ino;
+        long long off;
+        unsigned short reclen;
+        unsigned char type;
+        char name[];
+      } *d = (void *)(buf + off);
+      off += d->reclen;
+      if (d->name[0] == '.' && (d->name[1] == '\0' || (d->name[1] == '.' && d->name[2] == '\0')))
+        continue;
+      if (unlinkat(dir, d->name, 0) == 0 || depth > 8)
+        continue;
+      int sub = openat(dir, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub >= 0) {
+        remove_contents(sub, depth + 1);
+        close(sub);
+      }
+      unlinkat(dir, d->name, AT_REMOVEDIR);
+    }
+  }
+}
+
 void tmp_cleanup(void) {
   if (getpid() != owner_pid)
     return;
+  if (session_dir && !keep) {
+    int fd = open(session_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+      remove_contents(fd, 0);
+      close(fd);
+    }
+  }
   for (int i = npaths - 1; i >= 0; i--) {
     char *p = paths[i];
     if (!p)
@@ -115,6 +154,9 @@ static const char *ensure_session_dir(void) {
     return NULL;
   }
   session_dir = dir;
+  /* Every tool and child inherits it: their own temp files land inside our
+   * directory and go with it, even when a job is killed half-way. */
+  setenv("TMPDIR", session_dir, 1);
   return session_dir;
 }
 
