@@ -251,6 +251,29 @@ static int is_runner_util(const char *name) {
   return 0;
 }
 
+static MlirWalkResult find_runner_call(MlirOperation op, void *ud) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (!ref_eq(name, "func.func") && !ref_eq(name, "llvm.func"))
+    return MlirWalkResultAdvance;
+  MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, str("sym_name"));
+  if (mlirAttributeIsNull(sym))
+    return MlirWalkResultSkip;
+  MlirStringRef s = mlirStringAttrGetValue(sym);
+  char buf[128];
+  snprintf(buf, sizeof buf, "%.*s", (int)s.length, s.data);
+  if (is_runner_util(buf)) {
+    *(int *)ud = 1;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultSkip; /* no need to look inside function bodies */
+}
+
+int lowering_needs_runner_utils(MlirModule module) {
+  int found = 0;
+  mlirOperationWalk(mlirModuleGetOperation(module), find_runner_call, &found, MlirWalkPreOrder);
+  return found;
+}
+
 static void scan_imports(LLVMModuleRef mod, struct host_info *info) {
   for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
     if (!LLVMIsDeclaration(f))

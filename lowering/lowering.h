@@ -69,6 +69,10 @@ struct host_info {
                              those libraries --as-needed in any case) */
 };
 
+/* True when the module declares functions of MLIR's runner-utils libraries
+ * (printMemrefF32 and friends), which the link then has to add. */
+int lowering_needs_runner_utils(MlirModule module);
+
 /* Lowers the host side to LLVM IR and writes a native PIC object to obj_path.
  * A `func.func @main()` without results gets an int main returning 0.
  * tag names the blob symbols (lowering_blob_symbol). debug adds line
