@@ -6,32 +6,20 @@
 
 #include "diag.h"
 #include "tmp.h"
+#include "xstr.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *fmt(const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  int n = vsnprintf(NULL, 0, f, ap);
-  va_end(ap);
-  char *s = malloc((size_t)n + 1);
-  if (!s)
-    BUG("out of memory");
-  va_start(ap, f);
-  vsnprintf(s, (size_t)n + 1, f, ap);
-  va_end(ap);
-  return s;
-}
 
 /* "dir/prog.mlir" -> "prog" */
 static char *stem(const char *path) {
   const char *b = strrchr(path, '/');
   b = b ? b + 1 : path;
   const char *dot = strrchr(b, '.');
-  return fmt("%.*s", (int)(dot && dot != b ? dot - b : (long)strlen(b)), b);
+  return xasprintf("%.*s", (int)(dot && dot != b ? dot - b : (long)strlen(b)), b);
 }
 
 /* Copies src to dest through a temp file and a rename. */
@@ -63,19 +51,19 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
     switch (o->emit) {
     case EMIT_MLIR_HOST:
       if (n < cap)
-        out[n++] = (struct emitted){un->host_mlir_path, fmt("%s.host.mlir", st)};
+        out[n++] = (struct emitted){un->host_mlir_path, xasprintf("%s.host.mlir", st)};
       break;
     case EMIT_MLIR_DEVICE:
       if (n < cap)
-        out[n++] = (struct emitted){un->device_mlir_path, fmt("%s.device.mlir", st)};
+        out[n++] = (struct emitted){un->device_mlir_path, xasprintf("%s.device.mlir", st)};
       break;
     case EMIT_LLVM:
       if (n < cap)
-        out[n++] = (struct emitted){un->host_ll_path, fmt("%s.ll", st)};
+        out[n++] = (struct emitted){un->host_ll_path, xasprintf("%s.ll", st)};
       break;
     case EMIT_FATBIN:
       for (size_t m = 0; m < un->nmodules && n < cap; m++)
-        out[n++] = (struct emitted){un->blob_paths[m], fmt("%s-%s.gpucc-fatbin", st, un->module_names[m])};
+        out[n++] = (struct emitted){un->blob_paths[m], xasprintf("%s-%s.gpucc-fatbin", st, un->module_names[m])};
       break;
     case EMIT_PTX:
     case EMIT_CUBIN:
@@ -92,7 +80,7 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
           else if (o->emit == EMIT_HSACO && tg->info->vendor == TARGET_AMD)
             src = un->device_paths[cell], ext = "hsaco";
           if (src)
-            out[n++] = (struct emitted){src, fmt("%s-%s-%s.%s", st, un->module_names[m], tg->id, ext)};
+            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, un->module_names[m], tg->id, ext)};
         }
       break;
     default:
@@ -145,12 +133,12 @@ static int write_depfile(struct plan *p) {
     target = main_out;
   char *path = NULL;
   if (o->dep_output) {
-    path = fmt("%s", o->dep_output);
+    path = xasprintf("%s", o->dep_output);
   } else {
     /* gcc's rule: the output with its suffix replaced by .d */
     const char *slash = strrchr(main_out, '/');
     const char *dot = strrchr(slash ? slash : main_out, '.');
-    path = dot ? fmt("%.*s.d", (int)(dot - main_out), main_out) : fmt("%s.d", main_out);
+    path = dot ? xasprintf("%.*s.d", (int)(dot - main_out), main_out) : xasprintf("%s.d", main_out);
   }
   const char *t = tmp_output_path(path);
   if (!t) {

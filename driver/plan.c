@@ -11,6 +11,7 @@
 #include "fatbin.h"
 #include "frontend.h"
 #include "tmp.h"
+#include "xstr.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -27,19 +28,6 @@
 #define GPUCC_LLVM_LIBDIR "/usr/lib/llvm-22/lib"
 #endif
 
-static char *xasprintf(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = malloc((size_t)n + 1);
-  if (!s)
-    BUG("out of memory");
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
 
 static void add_dep(struct job *j, size_t dep) {
   size_t *n = realloc(j->deps, (j->ndeps + 1) * sizeof *n);
@@ -71,31 +59,14 @@ static char *stem_of(const char *path) {
   return xasprintf("%.*s", (int)n, base);
 }
 
-struct text {
-  char *data;
-  size_t len, cap;
-};
-
-static void text_append(MlirStringRef s, void *ud) {
-  struct text *t = ud;
-  if (t->len + s.length + 1 > t->cap) {
-    t->cap = (t->len + s.length + 1) * 2;
-    t->data = realloc(t->data, t->cap);
-    if (!t->data)
-      BUG("out of memory");
-  }
-  memcpy(t->data + t->len, s.data, s.length);
-  t->len += s.length;
-}
-
 /* A name for this TU's blob symbols that is the same in every build of the
  * same module and differs between TUs: a hash of the normalized module. */
 static void compute_tag(struct unit *u) {
-  struct text t = {0};
-  mlirOperationPrint(mlirModuleGetOperation(u->module), text_append, &t);
+  size_t len;
+  char *text = frontend_print_op(mlirModuleGetOperation(u->module), 0, &len);
   unsigned char sum[FATBIN_SHA256_SIZE];
-  fatbin_sha256(t.data ? t.data : "", t.len, sum);
-  free(t.data);
+  fatbin_sha256(text, len, sum);
+  free(text);
   char hex[2 * FATBIN_SHA256_SIZE + 1];
   fatbin_sha256_hex(sum, hex);
   snprintf(u->tag, sizeof u->tag, "%.16s", hex);
@@ -156,12 +127,8 @@ static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
   if (!u->keys || !u->cached)
     BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++) {
-    struct text t = {0};
-    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
-    if (o->debug_info)
-      mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-    mlirOperationPrintWithFlags(mods[m], flags, text_append, &t);
-    mlirOpPrintingFlagsDestroy(flags);
+    size_t len;
+    char *text = frontend_print_op(mods[m], o->debug_info, &len);
     for (size_t ti = 0; ti < o->ntargets; ti++) {
       const struct target *tg = &o->targets[ti];
       char *params = xasprintf("gpucc-cache-1 gpucc=%s llvm=%s cuda=%s ptxas=%d target=%s "
@@ -173,10 +140,10 @@ static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
         free(params);
         params = more;
       }
-      cache_key(t.data ? t.data : "", t.len, params, u->keys[m * o->ntargets + ti]);
+      cache_key(text, len, params, u->keys[m * o->ntargets + ti]);
       free(params);
     }
-    free(t.data);
+    free(text);
   }
   for (size_t ti = 0; ti < o->ntargets && cache_enabled(); ti++) {
     int hit = u->nmodules > 0;

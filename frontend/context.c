@@ -34,7 +34,7 @@ static void strbuf_append(MlirStringRef s, void *ud) {
     size_t cap = (b->cap + s.length + 1) * 2;
     char *n = realloc(b->data, cap);
     if (!n)
-      return;
+      BUG("out of memory"); /* a cut text would give a wrong cache key */
     b->data = n;
     b->cap = cap;
   }
@@ -116,6 +116,19 @@ static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
 }
 
 void frontend_set_activity(const char *what) { activity = what; }
+
+char *frontend_print_op(MlirOperation op, int debug_info, size_t *len) {
+  struct strbuf b = {0};
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  if (debug_info)
+    mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+  mlirOperationPrintWithFlags(op, flags, strbuf_append, &b);
+  mlirOpPrintingFlagsDestroy(flags);
+  if (!b.data && !(b.data = calloc(1, 1)))
+    BUG("out of memory");
+  *len = b.len;
+  return b.data;
+}
 
 static const char *alias_path, *alias_display;
 

@@ -44,6 +44,10 @@ int frontend_run_pipeline(MlirModule module, const char *pipeline);
  * *ops is malloc'ed (caller frees). */
 size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops);
 
+/* An operation's textual form (with locations when debug_info is set), as a
+ * NUL-terminated malloc'ed string of *len bytes. */
+char *frontend_print_op(MlirOperation op, int debug_info, size_t *len);
+
 /* Symbol name of an op with sym_name, as a NUL-terminated malloc'ed copy. */
 char *frontend_symbol_name(MlirOperation op);
 

@@ -1,0 +1,9 @@
+/* xstr.h: small string helpers for the compiler side. Allocation failure is
+ * an internal error (BUG), so callers need no NULL checks. */
+#ifndef GPUCC_XSTR_H
+#define GPUCC_XSTR_H
+
+/* printf into a new malloc'ed string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
