@@ -90,7 +90,6 @@ static int check_libdevice(const char *ptx, size_t size, const struct target *t,
 /* Host target: each lowered gpu.module becomes an LLVM module, rewritten
  * for the CPU (host_kernels.c) and emitted as a PIC object. */
 static int host_objects(MlirModule dev, int opt, const char *const *out_paths, size_t n) {
-  MlirContext ctx = mlirModuleGetContext(dev);
   MlirBlock body = mlirModuleGetBody(dev);
   size_t i = 0;
   for (MlirOperation gm = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(gm) && i < n;
@@ -126,7 +125,6 @@ static int host_objects(MlirModule dev, int opt, const char *const *out_paths, s
       LLVMDisposeModule(mod);
     LLVMContextDispose(llctx);
     free(name);
-    (void)ctx;
     if (rc != 0)
       return -1;
   }

@@ -402,11 +402,14 @@ static void emit_thread_entry(struct rewriter *rw, LLVMValueRef kernel, const ch
   LLVMDisposeBuilder(b);
 }
 
-/* for (i = 0; i < bound; i++) { store i to tid[dim]; inner } ; returns the
- * builder positioned in the loop body, and the exit block through *exit. */
+/* Opens `for (i = 0; i < bound; i++) { tid[dim] = i; ...`: leaves the builder
+ * in the loop body and returns the header, the induction variable and the
+ * exit block, which close_loop (given the bound) completes. The ids are at
+ * least 1 (a launch of zero threads never reaches a block), so the test can
+ * sit at the bottom. */
 static void open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ctx,
-                      LLVMValueRef bound, int dim, LLVMBasicBlockRef *latch_out,
-                      LLVMValueRef *iv_out, LLVMBasicBlockRef *exit_out) {
+                      int dim, LLVMBasicBlockRef *latch_out, LLVMValueRef *iv_out,
+                      LLVMBasicBlockRef *exit_out) {
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
   LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(rw->c, f, "loop");
   LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(rw->c, f, "done");
@@ -418,7 +421,6 @@ static void open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLV
   LLVMValueRef idx[3] = {LLVMConstInt(rw->i32, 0, 0), LLVMConstInt(rw->i32, CTX_TID, 0),
                          LLVMConstInt(rw->i32, (unsigned)dim, 0)};
   LLVMBuildStore(b, iv, LLVMBuildInBoundsGEP2(b, rw->ctx_ty, ctx, idx, 3, ""));
-  (void)bound;
   *latch_out = head;
   *iv_out = iv;
   *exit_out = exit;
@@ -457,9 +459,9 @@ static void emit_block_entry(struct rewriter *rw, LLVMValueRef kernel, const cha
   LLVMValueRef nz = ctx_field(rw, b, ctx, CTX_NTID, 2);
   LLVMBasicBlockRef hz, hy, hx, ez, ey, ex;
   LLVMValueRef iz, iy, ix;
-  open_loop(rw, b, f, ctx, nz, 2, &hz, &iz, &ez);
-  open_loop(rw, b, f, ctx, ny, 1, &hy, &iy, &ey);
-  open_loop(rw, b, f, ctx, nx, 0, &hx, &ix, &ex);
+  open_loop(rw, b, f, ctx, 2, &hz, &iz, &ez);
+  open_loop(rw, b, f, ctx, 1, &hy, &iy, &ey);
+  open_loop(rw, b, f, ctx, 0, &hx, &ix, &ex);
   LLVMBuildCall2(b, LLVMGlobalGetValueType(kernel), kernel, args, n, "");
   close_loop(rw, b, hx, ix, nx, ex);
   close_loop(rw, b, hy, iy, ny, ey);

@@ -134,9 +134,9 @@ int toolchain_rocm_shim(struct toolchain *tc) {
       return diag_error("cannot create '%s': %s", p, strerror(errno));
   }
   /* Register in creation order so cleanup removes links before dirs. */
-  const char *dir_paths[] = {tmp_path_register(root, "/llvm"), tmp_path_register(root, "/llvm/bin"),
-                             tmp_path_register(root, "/amdgcn")};
-  (void)dir_paths;
+  tmp_path_register(root, "/llvm");
+  tmp_path_register(root, "/llvm/bin");
+  tmp_path_register(root, "/amdgcn");
   snprintf(p, sizeof p, "%s/llvm/bin/ld.lld", root);
   if (symlink(tc->ld_lld, p) != 0)
     return diag_error("cannot create '%s': %s", p, strerror(errno));
