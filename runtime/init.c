@@ -37,6 +37,9 @@ static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static const struct rt_backend *rt_active;
 static struct rt_device rt_dev;
 static char rt_failure[2048]; /* why no backend started: "no GPU found (...)" */
+/* Why the backends before the active one found no device, when the host
+ * backend was reached by falling through them; "" otherwise. */
+static char rt_passed_over[1536];
 static atomic_int rt_started;
 /* Set by mgpuSetDefaultDevice before the start; -1 when not called. */
 static atomic_int rt_requested_device = -1;
@@ -107,9 +110,12 @@ static void rt_start(void) {
     rt_log("%s: %s", b->name, why);
     rt_appendf(reasons, sizeof reasons, "%s%s: %s", reasons[0] ? "; " : "", b->label, why);
   }
-  if (rt_active)
+  if (rt_active) {
     rt_log("using backend %s, device %d '%s' (%s)", rt_active->name, rt_dev.ordinal,
            rt_dev.name, rt_dev.target_id);
+    if (!forced)
+      snprintf(rt_passed_over, sizeof rt_passed_over, "%s", reasons);
+  }
   else if (forced)
     snprintf(rt_failure, sizeof rt_failure,
              "no GPU found (%s; other backends not tried: GPUCC_BACKEND=%s)", reasons,
@@ -119,6 +125,8 @@ static void rt_start(void) {
 done:
   atomic_store_explicit(&rt_started, 1, memory_order_release);
 }
+
+const char *rt_backends_passed_over(void) { return rt_passed_over; }
 
 const struct rt_backend *rt_backend_get(const char *fn) {
   pthread_once(&rt_once, rt_start);

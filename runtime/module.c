@@ -141,11 +141,15 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
   if (k < 0) {
     char arch[64];
     rt_suggest_arch(dev, arch, sizeof arch);
+    /* On the CPU by default, say also why no GPU was used: that is what a
+     * user who expected one needs to know first. */
+    const char *passed = dev->vendor == FATBIN_VENDOR_HOST ? rt_backends_passed_over() : "";
     snprintf(msg, len,
              "%s: no code for device %d '%s' (%s) in module '%s', which carries "
-             "code for: %s; rebuild with --offload-arch=%s",
+             "code for: %s; rebuild with --offload-arch=%s%s%s%s",
              fn, dev->ordinal, dev->name, dev->target_id, m->name,
-             carried[0] ? carried : "nothing", arch);
+             carried[0] ? carried : "nothing", arch, passed[0] ? " (no GPU found: " : "",
+             passed, passed[0] ? ")" : "");
   } else {
     const struct fatbin_entry *e = &entries[k];
     rt_log("module '%s' (carries %s) on %s: chose %s", m->name, carried,

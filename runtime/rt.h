@@ -51,6 +51,10 @@ void rt_appendf(char *buf, size_t len, const char *fmt, ...)
 const struct rt_backend *rt_backend_get(const char *fn);
 /* The backend in use if the runtime has started, else NULL; never starts it. */
 const struct rt_backend *rt_backend_peek(void);
+/* Why the backends tried before the one in use found no device ("CUDA:
+ * libcuda.so.1 not found; HIP: ..."), or "" when the first one worked or the
+ * backend was forced. Valid once rt_backend_get returned non-NULL. */
+const char *rt_backends_passed_over(void);
 /* The device in use; valid once rt_backend_get returned non-NULL. */
 const struct rt_device *rt_device(void);
 

@@ -20,6 +20,11 @@
 /* A fake device object: its text and NUL, which the fake drivers read. */
 #define OBJ(text) text, sizeof text, NULL /* no features recorded */
 
+/* Why no GPU backend started, with both libraries pointed at nothing. */
+#define NO_DRIVERS                                                                          \
+  "CUDA: /nonexistent not found (from GPUCC_CUDA_LIBRARY); HIP: /nonexistent not found "   \
+  "(from GPUCC_HIP_LIBRARY)"
+
 static void *g_blob;
 static void *g_module;
 
@@ -96,7 +101,7 @@ static void run_handler(void) {
   snprintf(want, sizeof want,
            "mgpuModuleGetFunction: no code for device 0 'CPU (%ld cores)' (host) in module "
            "'kern', which carries code for: sm_80 sm_90 gfx90a gfx942; rebuild with "
-           "--offload-arch=host",
+           "--offload-arch=host (no GPU found: " NO_DRIVERS ")",
            sysconf(_SC_NPROCESSORS_ONLN));
   CHECK(mgpuModuleGetFunction(g_module, "k") == NULL);
   CHECK(g_calls == 1);
@@ -145,19 +150,20 @@ static int drivers_installed(void) {
   return 0;
 }
 
-/* The kernel lookup's message, in two pieces around the number of cores. */
+/* The kernel lookup's message, in two pieces around the number of cores, and
+ * (third piece) why no GPU was used. */
 #define NO_HOST_CODE_1 "gpucc: runtime error: mgpuModuleGetFunction: no code for device 0 'CPU ("
 #define NO_HOST_CODE_2                                                                      \
   " cores)' (host) in module 'kern', which carries code for: sm_80 sm_90 gfx90a gfx942; "   \
-  "rebuild with --offload-arch=host\n"
+  "rebuild with --offload-arch=host (no GPU found: "
 
 static const struct rt_test tests[] = {
     {"idle", run_idle, 0, {0}, {"gpucc"}, 0},
     {"stream",
      run_host_ops,
      1,
-     {"host operations done\n" NO_HOST_CODE_1, NO_HOST_CODE_2},
-     {"continued", "no GPU found"},
+     {"host operations done\n" NO_HOST_CODE_1, NO_HOST_CODE_2 NO_DRIVERS ")\n"},
+     {"continued"},
      0},
     {"handler", run_handler, 0, {0}, {"gpucc", "got:"}, 0},
     {"default_names",
@@ -165,8 +171,8 @@ static const struct rt_test tests[] = {
      1,
      {"gpucc: log: cuda: libcuda.so.1 not found\n", "gpucc: log: hip: libamdhip64.so not found\n",
       "gpucc: log: using backend host, device 0 'CPU (", "host operations done\n" NO_HOST_CODE_1,
-      NO_HOST_CODE_2},
-     {"continued", "no GPU found"},
+      NO_HOST_CODE_2 "CUDA: libcuda.so.1 not found; HIP: libamdhip64.so not found)\n"},
+     {"continued"},
      drivers_installed},
     {"forced_cuda",
      run_stream,
