@@ -14,13 +14,6 @@
 #include <string.h>
 
 
-/* "dir/prog.mlir" -> "prog" */
-static char *stem(const char *path) {
-  const char *b = strrchr(path, '/');
-  b = b ? b + 1 : path;
-  const char *dot = strrchr(b, '.');
-  return xasprintf("%.*s", (int)(dot && dot != b ? dot - b : (long)strlen(b)), b);
-}
 
 /* Copies src to dest through a temp file and a rename. */
 static int publish(const char *src, const char *dest) {
@@ -47,7 +40,7 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
   size_t n = 0;
   for (size_t u = 0; u < p->nunits; u++) {
     struct unit *un = &p->units[u];
-    char *st = stem(un->input);
+    char *st = xstem(un->input);
     switch (o->emit) {
     case EMIT_MLIR_HOST:
       if (n < cap)

@@ -50,14 +50,6 @@ static struct job *add_job(struct plan *p, enum job_kind kind, struct unit *u, c
   return j;
 }
 
-/* "dir/prog.mlir" -> "prog" (for temp names and the -c default output). */
-static char *stem_of(const char *path) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  const char *dot = strrchr(base, '.');
-  size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-  return xasprintf("%.*s", (int)n, base);
-}
 
 /* A name for this TU's blob symbols that is the same in every build of the
  * same module and differs between TUs: a hash of the normalized module. */
@@ -126,7 +118,8 @@ static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
   u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
   if (!u->keys || !u->cached)
     BUG("out of memory");
-  for (size_t m = 0; m < u->nmodules; m++) {
+  /* Without a cache, keys are never read: skip printing and hashing. */
+  for (size_t m = 0; m < u->nmodules && cache_enabled(); m++) {
     size_t len;
     char *text = frontend_print_op(mods[m], o->debug_info, &len);
     for (size_t ti = 0; ti < o->ntargets; ti++) {
@@ -171,7 +164,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
     BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++)
     u->module_names[m] = frontend_symbol_name(mods[m]);
-  u->host.needs_runner_utils = lowering_needs_runner_utils(u->module);
+  u->needs_runner_utils = lowering_needs_runner_utils(u->module);
   if (o->emit == EMIT_MLIR_DEVICE) {
     /* The normalized module as it is now: nothing to compile. */
     u->device_mlir_path = tmp_path("device", ".mlir");
@@ -185,7 +178,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
   if (o->emit == EMIT_LLVM)
     u->host_ll_path = tmp_path("host", ".ll");
 
-  char *stem = stem_of(u->input);
+  char *stem = xstem(u->input);
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
@@ -353,7 +346,7 @@ static int plan_link(struct plan *p) {
    * that check (--allow-shlib-undefined) when they are in the link. */
   int runner_utils = 0;
   for (size_t i = 0; i < p->nunits; i++)
-    runner_utils |= p->units[i].host.needs_runner_utils;
+    runner_utils |= p->units[i].needs_runner_utils;
   for (size_t i = 0; i < o->ninputs; i++)
     runner_utils |= o->inputs[i].kind == INPUT_C ||
                     (o->inputs[i].kind == INPUT_LINKER && o->inputs[i].arg[0] != '-');
@@ -446,7 +439,7 @@ int plan_build(struct plan *p, const struct options *o) {
       if (plan_unit(p, u) != 0)
         return -1;
     } else if (o->inputs[i].kind == INPUT_C && o->mode == MODE_COMPILE) {
-      char *stem = stem_of(o->inputs[i].arg);
+      char *stem = xstem(o->inputs[i].arg);
       char **argv = calloc(6, sizeof *argv);
       argv[0] = "cc";
       argv[1] = "-c";

@@ -162,18 +162,39 @@ static void code_flags(const struct options *o, char *buf, size_t len) {
   }
 }
 
-static int write_objects(struct plan *p, struct objects *ob, const char *path, const char *what) {
+/* Writes the collected objects as one fat binary to path; with blob non-NULL
+ * also hands the bytes back (the caller frees them). */
+static int write_objects(struct plan *p, struct objects *ob, const char *path, const char *what,
+                         void **blob, size_t *blob_size) {
   char flags[512], err[256];
   code_flags(p->opts, flags, sizeof flags);
   struct fatbin_meta meta = {GPUCC_VERSION, GPUCC_LLVM_VERSION, flags};
-  void *blob;
+  void *data;
   size_t size;
-  if (fatbin_write_ex(ob->e, ob->n, &meta, (enum fatbin_compress)p->opts->fatbin_compress, &blob,
+  if (fatbin_write_ex(ob->e, ob->n, &meta, (enum fatbin_compress)p->opts->fatbin_compress, &data,
                       &size, err, sizeof err) != 0)
     return diag_error("cannot write the fat binary for %s: %s", what, err);
-  int rc = tmp_write_file(path, blob, size);
-  free(blob);
+  int rc = tmp_write_file(path, data, size);
+  if (rc == 0 && blob) {
+    *blob = data;
+    *blob_size = size;
+  } else {
+    free(data);
+  }
   return rc;
+}
+
+/* Puts what was compiled (not fetched) for module m into the cache. */
+static void store_in_cache(const struct plan *p, const struct unit *u, size_t m) {
+  const struct options *o = p->opts;
+  for (size_t t = 0; t < o->ntargets && cache_enabled(); t++) {
+    size_t cell = m * o->ntargets + t;
+    if (u->cached[t])
+      continue;
+    cache_store(u->keys[cell], "dev", u->device_paths[cell]);
+    if (u->linked_paths[cell])
+      cache_store(u->keys[cell], "lnk", u->linked_paths[cell]);
+  }
 }
 
 static int run_bundle(struct plan *p, struct job *j) {
@@ -181,55 +202,37 @@ static int run_bundle(struct plan *p, struct job *j) {
   struct unit *u = j->unit;
   struct objects ob = {0};
   int rc = o->bundle ? collect_parts(p, u, j->module, &ob) : collect_compiled(p, u, j->module, &ob);
-  /* What was compiled (not fetched) goes into the cache. */
-  for (size_t t = 0; rc == 0 && !o->bundle && t < o->ntargets && cache_enabled(); t++) {
-    size_t cell = j->module * o->ntargets + t;
-    if (u->cached[t])
-      continue;
-    cache_store(u->keys[cell], "dev", u->device_paths[cell]);
-    if (u->linked_paths[cell])
-      cache_store(u->keys[cell], "lnk", u->linked_paths[cell]);
-  }
+  if (rc == 0 && !o->bundle)
+    store_in_cache(p, u, j->module);
+  void *blob = NULL;
+  size_t size = 0;
   if (rc == 0) {
     char what[300];
     snprintf(what, sizeof what, "@%s", u->module_names[j->module]);
-    rc = write_objects(p, &ob, u->blob_paths[j->module], what);
+    rc = write_objects(p, &ob, u->blob_paths[j->module], what, &blob, &size);
   }
   objects_free(&ob);
-  if (rc == 0 && u->blob_obj_paths) {
-    void *blob = NULL;
-    size_t size;
-    rc = tmp_read_file(u->blob_paths[j->module], &blob, &size);
-    if (rc == 0)
-      rc = lowering_blob_object(u->blob_obj_paths[j->module], u->tag, u->module_names[j->module],
-                                blob, size);
-    free(blob);
-  }
+  if (rc == 0 && u->blob_obj_paths)
+    rc = lowering_blob_object(u->blob_obj_paths[j->module], u->tag, u->module_names[j->module],
+                              blob, size);
+  free(blob);
   return rc;
 }
 
 /* --device-only: every module's objects for the given targets in one file
  * (a fat binary holding several gpu.modules), renamed into place. */
 static int run_pack(struct plan *p, struct job *j) {
-  const struct options *o = p->opts;
   struct unit *u = j->unit;
   struct objects ob = {0};
   int rc = 0;
   for (size_t m = 0; m < u->nmodules && rc == 0; m++)
     rc = collect_compiled(p, u, m, &ob);
-  for (size_t m = 0; rc == 0 && m < u->nmodules && cache_enabled(); m++)
-    for (size_t t = 0; t < o->ntargets; t++) {
-      size_t cell = m * o->ntargets + t;
-      if (u->cached[t])
-        continue;
-      cache_store(u->keys[cell], "dev", u->device_paths[cell]);
-      if (u->linked_paths[cell])
-        cache_store(u->keys[cell], "lnk", u->linked_paths[cell]);
-    }
+  for (size_t m = 0; rc == 0 && m < u->nmodules; m++)
+    store_in_cache(p, u, m);
   if (rc == 0 && ob.n == 0)
     rc = diag_error("'%s' has no gpu.module: no device objects to write", u->input);
   if (rc == 0)
-    rc = write_objects(p, &ob, u->obj_path, u->input);
+    rc = write_objects(p, &ob, u->obj_path, u->input, NULL, NULL);
   objects_free(&ob);
   if (rc == 0)
     rc = tmp_commit(u->obj_path, u->obj_final);
@@ -240,7 +243,7 @@ static int run_host(struct plan *p, struct job *j) {
   const struct options *o = p->opts;
   struct unit *u = j->unit;
   return lowering_host(u->module, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
-                       u->host_mlir_path, u->host_ll_path, &u->host);
+                       u->host_mlir_path, u->host_ll_path);
 }
 
 static int run_fetch(struct plan *p, struct job *j) {

@@ -274,16 +274,6 @@ int lowering_needs_runner_utils(MlirModule module) {
   return found;
 }
 
-static void scan_imports(LLVMModuleRef mod, struct host_info *info) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
-    if (!LLVMIsDeclaration(f))
-      continue;
-    size_t len;
-    const char *name = LLVMGetValueName2(f, &len);
-    if (is_runner_util(name))
-      info->needs_runner_utils = 1;
-  }
-}
 
 struct file_sink {
   FILE *f;
@@ -306,8 +296,7 @@ int lowering_print_op(MlirOperation op, const char *path) {
 }
 
 int lowering_host(MlirModule module, const char *tag, int opt, int debug, const char *obj_path,
-                  const char *mlir_path, const char *ll_path, struct host_info *info) {
-  memset(info, 0, sizeof *info);
+                  const char *mlir_path, const char *ll_path) {
   frontend_set_activity("host code");
   int rc = -1;
   LLVMContextRef llctx = NULL;
@@ -324,7 +313,6 @@ int lowering_host(MlirModule module, const char *tag, int opt, int debug, const 
   mod = mlirTranslateModuleToLLVMIR(mlirModuleGetOperation(module), llctx);
   if (!mod)
     goto out;
-  scan_imports(mod, info);
   if (externalize_blobs(mod, tag) != 0)
     goto out;
   char *msg = NULL;

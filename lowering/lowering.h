@@ -63,12 +63,6 @@ void lowering_blob_symbol(char *buf, size_t len, const char *tag, const char *mo
 int lowering_blob_object(const char *path, const char *tag, const char *module, const void *blob,
                          size_t size);
 
-/* What the host object needs at link time. */
-struct host_info {
-  int needs_runner_utils; /* calls printMemrefF32 & co. (the link offers
-                             those libraries --as-needed in any case) */
-};
-
 /* True when the module declares functions of MLIR's runner-utils libraries
  * (printMemrefF32 and friends), which the link then has to add. */
 int lowering_needs_runner_utils(MlirModule module);
@@ -80,7 +74,7 @@ int lowering_needs_runner_utils(MlirModule module);
  * host module in the LLVM dialect / the LLVM IR text there.
  * Returns 0 or -1 (reported). */
 int lowering_host(MlirModule module, const char *tag, int opt, int debug, const char *obj_path,
-                  const char *mlir_path, const char *ll_path, struct host_info *info);
+                  const char *mlir_path, const char *ll_path);
 
 /* Writes an operation's textual form to path (checked, not atomic: callers
  * write to a temp name). Returns 0 or -1 (reported). */

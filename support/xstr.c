@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 char *xasprintf(const char *fmt, ...) {
   va_list ap;
@@ -19,4 +20,12 @@ char *xasprintf(const char *fmt, ...) {
   vsnprintf(s, (size_t)n + 1, fmt, ap);
   va_end(ap);
   return s;
+}
+
+char *xstem(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *dot = strrchr(base, '.');
+  size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+  return xasprintf("%.*s", (int)n, base);
 }

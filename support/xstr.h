@@ -6,4 +6,8 @@
 /* printf into a new malloc'ed string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "dir/prog.mlir" -> "prog": the file name without directory and suffix, as
+ * a new string (default output and temp file names). */
+char *xstem(const char *path);
+
 #endif
