@@ -62,6 +62,24 @@ int cache_open(int want) {
 
 int cache_enabled(void) { return enabled; }
 
+/* Pipelines change between builds of the same version: an entry made by
+ * another gpucc binary must not be reused, so the binary's own hash is part
+ * of every key (as ccache hashes the compiler). Read once, a few ms. */
+const char *cache_compiler_id(void) {
+  static char id[2 * FATBIN_SHA256_SIZE + 1];
+  if (id[0])
+    return id;
+  void *data;
+  size_t size;
+  if (tmp_read_file("/proc/self/exe", &data, &size) != 0)
+    BUG("cannot read gpucc's own executable");
+  unsigned char sum[FATBIN_SHA256_SIZE];
+  fatbin_sha256(data, size, sum);
+  free(data);
+  fatbin_sha256_hex(sum, id);
+  return id;
+}
+
 void cache_key(const void *text, size_t size, const char *params, char key[CACHE_KEY_SIZE]) {
   size_t plen = strlen(params);
   char *buf = malloc(size + plen + 2);

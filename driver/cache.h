@@ -22,6 +22,9 @@ int cache_open(int enabled);
 int cache_enabled(void);
 
 /* Key of one (gpu.module, target) result from everything that affects it. */
+/* The hash of the running gpucc executable, hex: part of every key. */
+const char *cache_compiler_id(void);
+
 void cache_key(const void *module_text, size_t text_size, const char *params,
                char key[CACHE_KEY_SIZE]);
 

@@ -124,9 +124,9 @@ static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
     char *text = frontend_print_op(mods[m], o->debug_info, &len);
     for (size_t ti = 0; ti < o->ntargets; ti++) {
       const struct target *tg = &o->targets[ti];
-      char *params = xasprintf("gpucc-cache-1 gpucc=%s llvm=%s cuda=%s ptxas=%d target=%s "
+      char *params = xasprintf("gpucc-cache-1 gpucc=%s build=%s llvm=%s cuda=%s ptxas=%d target=%s "
                                "features=%s O=%d g=%d",
-                               GPUCC_VERSION, GPUCC_LLVM_VERSION, p->tc.cuda_version,
+                               GPUCC_VERSION, cache_compiler_id(), GPUCC_LLVM_VERSION, p->tc.cuda_version,
                                p->tc.ptxas[0] != 0, tg->id, tg->features, o->opt_level, o->debug_info);
       for (size_t k = 0; k < o->nptxas_args; k++) {
         char *more = xasprintf("%s Xptxas=%s", params, o->ptxas_args[k]);

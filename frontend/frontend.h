@@ -26,7 +26,12 @@ void frontend_set_activity(const char *what);
  * the errors were reported. */
 int frontend_parse(const char *path, MlirModule *out);
 
-/* Outlines gpu.launch into gpu.func kernels and rewrites synchronous or
+/* Applies a transform schedule (then erases it), bufferizes tensor code and
+ * turns linalg ops into loops: the steps that decide what the kernels are.
+ * Called by frontend_normalize first. Returns 0 or -1 (reported). */
+int frontend_prepare(MlirModule module);
+
+/* Prepares the module (frontend_prepare), outlines gpu.launch into gpu.func kernels and rewrites synchronous or
  * dependency-free gpu.alloc/dealloc/memcpy/memset into the async form
  * followed by a host wait. Returns 0 or -1 (reported). */
 int frontend_normalize(MlirModule module);

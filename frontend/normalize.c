@@ -187,6 +187,8 @@ static int rewrite(MlirOperation op) {
 }
 
 int frontend_normalize(MlirModule module) {
+  if (frontend_prepare(module) != 0)
+    return -1;
   /* Outlining first: it turns gpu.launch bodies into gpu.func kernels and
    * marks the module gpu.container_module. */
   if (frontend_run_pipeline(module, "builtin.module(gpu-kernel-outlining)") != 0)

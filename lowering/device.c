@@ -22,9 +22,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Common to both vendors: structured control flow and memref metadata
- * become plain LLVM-ready form before the GPU-specific conversion. */
-#define DEVICE_PREP "lower-affine,convert-vector-to-scf,convert-scf-to-cf,expand-strided-metadata,"
+/* Common to every target, inside each gpu.module: what the frontend left of
+ * linalg becomes loops, vector transfers scf, affine scf, complex arith and
+ * math, arith ops without an LLVM twin (ceildivsi, maxnumf, ...) are
+ * expanded, then structured control flow
+ * and memref metadata (subviews, expand/collapse_shape: affine again, hence
+ * the second lower-affine) become LLVM-ready form. */
+#define DEVICE_PREP                                                                                \
+  "convert-linalg-to-loops,convert-vector-to-scf,lower-affine,convert-complex-to-standard,"        \
+  "arith-expand,convert-scf-to-cf,"                      \
+  "expand-strided-metadata,lower-affine"
 
 /* -g: line tables from the MLIR locations (the pass only runs on a
  * builtin.module, where it also reaches the nested gpu.modules). For PTX,
@@ -39,20 +46,21 @@ static int build_pipeline(char *buf, size_t size, const struct target *t,
   switch (t->info->vendor) {
   case TARGET_NVIDIA:
     return snprintf(buf, size,
-                    "builtin.module(gpu.module(" DEVICE_PREP
+                    "builtin.module(gpu.module(" DEVICE_PREP ","
                     "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts),"
                     "%sgpu-module-to-binary{format=isa%s%s})",
                     dbg, tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >= (int)size;
   case TARGET_AMD:
     return snprintf(buf, size,
-                    "builtin.module(convert-math-to-rocdl{chipset=%s},gpu.module(" DEVICE_PREP
+                    "builtin.module(gpu.module(" DEVICE_PREP "),convert-math-to-rocdl{chipset=%s},gpu.module("
                     "convert-gpu-to-rocdl{chipset=%s runtime=HIP},canonicalize,cse,reconcile-unrealized-casts),"
                     "%sgpu-module-to-binary{format=bin toolkit=%s})",
                     t->info->chip, t->info->chip, dbg, tc->rocm_shim) >= (int)size;
   case TARGET_HOST:
-    /* Lowered as for NVIDIA; host_kernels.c rewrites what is NVIDIA-specific. */
+    /* Lowered as for NVIDIA; host_kernels.c rewrites what is NVIDIA-specific
+     * (libdevice calls become libm calls). */
     return snprintf(buf, size,
-                    "builtin.module(gpu.module(" DEVICE_PREP
+                    "builtin.module(gpu.module(" DEVICE_PREP ","
                     "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts)%s%.*s)",
                     debug ? "," : "", debug ? (int)strlen(DEBUG_INFO) - 1 : 0, DEBUG_INFO) >= (int)size;
   }

@@ -31,11 +31,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The CPU pipeline, less its closing parenthesis (-g appends a pass). */
+/* The CPU pipeline, less its closing parenthesis (-g appends a pass). The
+ * order is the one a user would pick by hand, each step feeding the next:
+ *  - ops that lower to other upstream dialects first: linalg (what the
+ *    frontend left) to loops, vector transfers and prints to scf, affine to
+ *    scf, async.execute to coroutines on the async runtime, complex to
+ *    arith/math, arith ops without an LLVM twin (ceildivsi, maxnumf, ...)
+ *    expanded;
+ *  - then structured control flow to cf, memref metadata made explicit
+ *    (subviews, reinterpret_cast, expand/collapse_shape; this makes affine
+ *    ops again, hence the second lower-affine);
+ *  - then everything to the LLVM dialect: math to intrinsics, what has no
+ *    intrinsic to libm calls, the integer powers to generated functions. */
 #define HOST_PIPELINE_BODY                                                                         \
-  "builtin.module(lower-affine,convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"  \
-  "finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"      \
-  "convert-cf-to-llvm,convert-func-to-llvm,gpu-to-llvm,reconcile-unrealized-casts"
+  "builtin.module(convert-linalg-to-loops,convert-vector-to-scf,lower-affine,"                     \
+  "async-to-async-runtime,async-runtime-ref-counting,async-runtime-ref-counting-opt,"              \
+  "convert-complex-to-standard,arith-expand,convert-scf-to-cf,expand-strided-metadata,lower-affine,"\
+  "convert-vector-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-math-to-funcs,"        \
+  "convert-complex-to-llvm,finalize-memref-to-llvm,convert-async-to-llvm,convert-arith-to-llvm,"   \
+  "convert-index-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,gpu-to-llvm,"  \
+  "reconcile-unrealized-casts"
 
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 

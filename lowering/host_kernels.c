@@ -12,7 +12,7 @@
  *   llvm.nvvm.barrier*  -> gpuccHostBarrier(ctx)
  *   llvm.nvvm.shfl.sync.* -> gpuccHostShuffle(ctx, ...)
  *   vprintf             -> gpuccHostPrintf (same contract)
- *   __nv_<fn> (libdevice) -> <fn> from libm
+ *   __nv_<fn> (libdevice) -> <fn> from libm (powi, rsqrt: defined here)
  *   addrspace(3) globals (workgroup memory) -> slices of ctx->shared
  *
  * Each kernel K then gets two entry points: K__gpucc_thread runs one thread;
@@ -473,6 +473,36 @@ static void emit_block_entry(struct rewriter *rw, LLVMValueRef kernel, const cha
 
 /* --- the rest of the module -------------------------------------------- */
 
+/* libdevice functions with no libm twin get a body here, from LLVM
+ * intrinsics: __nv_powi[f](x, n) is llvm.powi, __nv_rsqrt[f](x) 1/sqrt(x). */
+static int define_without_libm(struct rewriter *rw, LLVMValueRef f, const char *name) {
+  int powi = !strcmp(name, "__nv_powif") || !strcmp(name, "__nv_powi");
+  int rsqrt = !strcmp(name, "__nv_rsqrtf") || !strcmp(name, "__nv_rsqrt");
+  if (!powi && !rsqrt)
+    return 0;
+  LLVMTypeRef fty = LLVMGlobalGetValueType(f);
+  LLVMTypeRef fp = LLVMGetReturnType(fty);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(rw->c, f, "entry"));
+  LLVMValueRef x = LLVMGetParam(f, 0), r;
+  if (powi) {
+    LLVMTypeRef types[2] = {fp, LLVMTypeOf(LLVMGetParam(f, 1))};
+    unsigned id = LLVMLookupIntrinsicID("llvm.powi", 9);
+    LLVMValueRef intr = LLVMGetIntrinsicDeclaration(rw->mod, id, types, 2);
+    LLVMValueRef args[2] = {x, LLVMGetParam(f, 1)};
+    r = LLVMBuildCall2(b, LLVMIntrinsicGetType(rw->c, id, types, 2), intr, args, 2, "");
+  } else {
+    unsigned id = LLVMLookupIntrinsicID("llvm.sqrt", 9);
+    LLVMValueRef intr = LLVMGetIntrinsicDeclaration(rw->mod, id, &fp, 1);
+    LLVMValueRef root = LLVMBuildCall2(b, LLVMIntrinsicGetType(rw->c, id, &fp, 1), intr, &x, 1, "");
+    r = LLVMBuildFDiv(b, LLVMConstReal(fp, 1.0), root, "");
+  }
+  LLVMBuildRet(b, r);
+  LLVMDisposeBuilder(b);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  return 1;
+}
+
 static void rename_library_calls(struct rewriter *rw) {
   for (LLVMValueRef f = LLVMGetFirstFunction(rw->mod); f; f = LLVMGetNextFunction(f)) {
     if (!LLVMIsDeclaration(f))
@@ -480,10 +510,11 @@ static void rename_library_calls(struct rewriter *rw) {
     const char *name = name_of(f);
     if (!strcmp(name, "vprintf")) {
       LLVMSetValueName2(f, "gpuccHostPrintf", strlen("gpuccHostPrintf"));
-    } else if (starts_with(name, "__nv_")) {
-      /* libdevice's __nv_expf is libm's expf, and so on. */
+    } else if (starts_with(name, "__nv_") && !define_without_libm(rw, f, name)) {
+      /* libdevice's __nv_expf is libm's expf, and so on; its fast-math
+       * variants (__nv_fast_expf) are the same functions on the CPU. */
       char libm[256];
-      snprintf(libm, sizeof libm, "%s", name + 5);
+      snprintf(libm, sizeof libm, "%s", name + (starts_with(name, "__nv_fast_") ? 10 : 5));
       LLVMValueRef existing = LLVMGetNamedFunction(rw->mod, libm);
       if (existing && existing != f)
         LLVMReplaceAllUsesWith(f, existing);
