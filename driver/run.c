@@ -309,7 +309,8 @@ static int start_job(struct plan *p, struct job *j) {
      * handlers: the temp registry belongs to the parent. */
     int rc = run_job(p, j);
     fflush(NULL);
-    _exit(rc == 0 ? 0 : 1);
+    /* 1: failed and said why; 2: failed silently (the parent says so). */
+    _exit(rc == 0 ? 0 : diag_error_count() > 0 ? 1 : 2);
   }
   spawn_track(pid);
   j->pid = pid;
@@ -406,8 +407,8 @@ int plan_run(struct plan *p) {
     if (!ok) {
       if (j->kind != JOB_TOOL && WIFSIGNALED(status))
         diag_error("%s: killed by signal %d", j->what, WTERMSIG(status));
-      else if (j->kind != JOB_TOOL && diag_error_count() == 0)
-        diag_error("%s failed", j->what); /* the child reported the details */
+      else if (j->kind != JOB_TOOL && !(WIFEXITED(status) && WEXITSTATUS(status) == 1))
+        diag_error("%s failed", j->what); /* else the child reported the details */
       kill_running(p);
       return -1;
     }

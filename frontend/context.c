@@ -102,10 +102,42 @@ static void emit(MlirDiagnostic d, enum diag_severity sev) {
   free(msg.data);
 }
 
+/* While a lowering pipeline runs, the first error is held back (and later
+ * ones dropped): frontend_lower turns it into one "cannot lower" message. */
+static struct frontend_held_error *held;
+
+void frontend_hold_errors(struct frontend_held_error *h) {
+  held = h;
+  if (h)
+    memset(h, 0, sizeof *h);
+}
+
+static int hold(MlirDiagnostic d, MlirDiagnosticSeverity s) {
+  if (!held)
+    return 0;
+  if (s != MlirDiagnosticError)
+    return s == MlirDiagnosticNote; /* notes belong to an error held or dropped */
+  if (held->count++ == 0) {
+    struct strbuf msg = {0};
+    mlirDiagnosticPrint(d, strbuf_append, &msg);
+    snprintf(held->message, sizeof held->message, "%s", msg.data ? msg.data : "");
+    free(msg.data);
+    held->located = resolve_location(mlirDiagnosticGetLocation(d), held->file, sizeof held->file,
+                                     &held->line, &held->col, 0);
+  }
+  return 1;
+}
+
+int frontend_same_location(MlirLocation loc, const char *file, unsigned line, unsigned col) {
+  char f[1024];
+  unsigned l = 0, c = 0;
+  return resolve_location(loc, f, sizeof f, &l, &c, 0) && l == line && c == col && !strcmp(f, file);
+}
+
 static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
   MlirDiagnosticSeverity s = mlirDiagnosticGetSeverity(d);
   /* Remarks (e.g. device-library lookups) are noise for a driver user. */
-  if (s == MlirDiagnosticRemark)
+  if (s == MlirDiagnosticRemark || hold(d, s))
     return mlirLogicalResultSuccess();
   emit(d, severity_of(s));
   for (intptr_t i = 0, n = mlirDiagnosticGetNumNotes(d); i < n; i++)

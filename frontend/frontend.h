@@ -45,6 +45,28 @@ const char *frontend_display_name(const char *path);
  * Returns 0 or -1 (reported). */
 int frontend_run_pipeline(MlirModule module, const char *pipeline);
 
+/* Runs a lowering pipeline whose result must hold only ops for which
+ * `lowered(name)` is true (LLVM dialect and the like) and reports any
+ * failure as one error at the culprit's location:
+ *   file:line:col: error: cannot lower 'dialect.op' for <what>: <why>
+ * (`what`: "the host", "target 'sm_90'"), never as a conversion cast.
+ * Returns 0 or -1 (reported). */
+int frontend_lower(MlirModule module, const char *pipeline, const char *what,
+                   int (*lowered)(MlirStringRef op_name));
+
+/* The first MLIR error of a pipeline, held back by frontend_hold_errors
+ * (NULL stops holding). For frontend_lower. */
+struct frontend_held_error {
+  int count;      /* errors seen */
+  int located;    /* file/line/col are valid */
+  char file[1024];
+  unsigned line, col;
+  char message[1024];
+};
+void frontend_hold_errors(struct frontend_held_error *h);
+/* True when loc resolves to exactly file:line:col. */
+int frontend_same_location(MlirLocation loc, const char *file, unsigned line, unsigned col);
+
 /* The top-level gpu.module ops of a module, in order. Returns the count;
  * *ops is malloc'ed (caller frees). */
 size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops);

@@ -40,31 +40,57 @@
 #define DEBUG_INFO "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly},"
 #define DEBUG_INFO_PTX "ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly},"
 
-static int build_pipeline(char *buf, size_t size, const struct target *t,
-                          const struct toolchain *tc, int debug) {
+/* The lowering to the LLVM dialect (and NVVM/ROCDL ops), checked for
+ * leftovers before anything is serialized. */
+static int build_pipeline(char *buf, size_t size, const struct target *t) {
+  switch (t->info->vendor) {
+  case TARGET_NVIDIA:
+  case TARGET_HOST:
+    /* The host target is lowered as for NVIDIA; host_kernels.c rewrites
+     * what is NVIDIA-specific (libdevice calls become libm calls). */
+    return snprintf(buf, size,
+                    "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module("
+                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts))")
+           >= (int)size;
+  case TARGET_AMD:
+    return snprintf(buf, size,
+                    "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,convert-math-to-rocdl{chipset=%s},gpu.module("
+                    "convert-gpu-to-rocdl{chipset=%s runtime=HIP},canonicalize,cse,reconcile-unrealized-casts))",
+                    t->info->chip, t->info->chip) >= (int)size;
+  }
+  return 1;
+}
+
+/* Line tables (-g), then serialization: PTX text for NVIDIA, a linked hsaco
+ * for AMD. The host target is translated by host_objects instead. */
+static int build_serialize(char *buf, size_t size, const struct target *t,
+                           const struct toolchain *tc, int debug) {
   const char *dbg = !debug ? "" : t->info->vendor == TARGET_NVIDIA ? DEBUG_INFO_PTX : DEBUG_INFO;
   switch (t->info->vendor) {
   case TARGET_NVIDIA:
-    return snprintf(buf, size,
-                    "builtin.module(gpu.module(" DEVICE_PREP ","
-                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts),"
-                    "%sgpu-module-to-binary{format=isa%s%s})",
-                    dbg, tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >= (int)size;
+    return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=isa%s%s})", dbg,
+                    tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >= (int)size;
   case TARGET_AMD:
-    return snprintf(buf, size,
-                    "builtin.module(gpu.module(" DEVICE_PREP "),convert-math-to-rocdl{chipset=%s},gpu.module("
-                    "convert-gpu-to-rocdl{chipset=%s runtime=HIP},canonicalize,cse,reconcile-unrealized-casts),"
-                    "%sgpu-module-to-binary{format=bin toolkit=%s})",
-                    t->info->chip, t->info->chip, dbg, tc->rocm_shim) >= (int)size;
+    return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=bin toolkit=%s})", dbg,
+                    tc->rocm_shim) >= (int)size;
   case TARGET_HOST:
-    /* Lowered as for NVIDIA; host_kernels.c rewrites what is NVIDIA-specific
-     * (libdevice calls become libm calls). */
-    return snprintf(buf, size,
-                    "builtin.module(gpu.module(" DEVICE_PREP ","
-                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts)%s%.*s)",
-                    debug ? "," : "", debug ? (int)strlen(DEBUG_INFO) - 1 : 0, DEBUG_INFO) >= (int)size;
+    return snprintf(buf, size, "builtin.module(%.*s)", debug ? (int)strlen(DEBUG_INFO) - 1 : 0,
+                    DEBUG_INFO) >= (int)size;
   }
   return 1;
+}
+
+static int ref_starts(MlirStringRef s, const char *prefix) {
+  size_t n = strlen(prefix);
+  return s.length >= n && memcmp(s.data, prefix, n) == 0;
+}
+
+/* Lowered device code: LLVM dialect ops, the vendor's own ops (translated
+ * to intrinsics) and the containers. */
+static int device_lowered(MlirStringRef name) {
+  return ref_starts(name, "llvm.") || ref_starts(name, "nvvm.") || ref_starts(name, "rocdl.") ||
+         (name.length == 10 && memcmp(name.data, "gpu.module", 10) == 0) ||
+         (name.length == 14 && memcmp(name.data, "builtin.module", 14) == 0);
 }
 
 static MlirAttribute target_attr(MlirContext ctx, const struct target *t, int opt) {
@@ -163,13 +189,16 @@ int lowering_device(MlirModule module, const struct target *t, const struct tool
   }
   free(mods);
 
-  char pipeline[4096];
+  char pipeline[4096], serialize[4096], what[300];
   int rc = -1;
-  if (build_pipeline(pipeline, sizeof pipeline, t, tc, debug)) {
+  if (build_pipeline(pipeline, sizeof pipeline, t) ||
+      build_serialize(serialize, sizeof serialize, t, tc, debug)) {
     diag_error("internal: pipeline for '%s' too long", t->id);
     goto out;
   }
-  if (frontend_run_pipeline(dev, pipeline) != 0)
+  snprintf(what, sizeof what, t->info->vendor == TARGET_HOST ? "the host target" : "target '%s'", t->id);
+  if (frontend_lower(dev, pipeline, what, device_lowered) != 0 ||
+      (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0))
     goto out;
   if (t->info->vendor == TARGET_HOST) {
     rc = host_objects(dev, opt, out_paths, n);

@@ -94,28 +94,11 @@ static int ref_eq(MlirStringRef s, const char *lit) {
   return s.length == strlen(lit) && memcmp(s.data, lit, s.length) == 0;
 }
 
-/* Ops that gpu-to-llvm leaves in place when it cannot lower them. */
-static MlirWalkResult find_leftover(MlirOperation op, void *ud) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  int is_gpu = name.length > 4 && memcmp(name.data, "gpu.", 4) == 0;
-  int allowed = ref_eq(name, "gpu.binary") || ref_eq(name, "gpu.launch_func");
-  if ((is_gpu && !allowed) || ref_eq(name, "builtin.unrealized_conversion_cast")) {
-    *(MlirOperation *)ud = op;
-    return MlirWalkResultInterrupt;
-  }
-  return MlirWalkResultAdvance;
-}
-
-static int check_leftovers(MlirModule module) {
-  MlirOperation bad = {NULL};
-  mlirOperationWalk(mlirModuleGetOperation(module), find_leftover, &bad, MlirWalkPreOrder);
-  if (mlirOperationIsNull(bad))
-    return 0;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(bad));
-  return frontend_error_at(bad, "cannot lower '%.*s' for the host%s", (int)name.length, name.data,
-                           ref_eq(name, "gpu.memset")
-                               ? " (only 16- and 32-bit memset values are supported)"
-                               : "");
+/* What the host module may hold once lowered: LLVM dialect ops and what
+ * LLVM IR translation takes besides (the offloading ops). */
+static int host_lowered(MlirStringRef name) {
+  return (name.length > 5 && memcmp(name.data, "llvm.", 5) == 0) || ref_eq(name, "builtin.module") ||
+         ref_eq(name, "gpu.binary") || ref_eq(name, "gpu.launch_func");
 }
 
 /* Upstream translation makes `func.func @main()` a void main whose exit status
@@ -320,7 +303,7 @@ int lowering_host(MlirModule module, const char *tag, int opt, int debug, const 
   snprintf(pipeline, sizeof pipeline, "%s%s)", HOST_PIPELINE_BODY,
            debug ? ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" : "");
   if (embed_placeholders(module) != 0 || fix_void_main(module) != 0 ||
-      frontend_run_pipeline(module, pipeline) != 0 || check_leftovers(module) != 0)
+      frontend_lower(module, pipeline, "the host", host_lowered) != 0)
     goto out;
   if (mlir_path && lowering_print_op(mlirModuleGetOperation(module), mlir_path) != 0)
     goto out;

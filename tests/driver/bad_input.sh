@@ -23,6 +23,10 @@ expect() {
   problem=""
   [ "$rc" -eq "$want_rc" ] || problem="exit status $rc, want $want_rc"
   grep -Eq "$regex" "$dir/stderr" || problem="$problem; message does not match /$regex/"
+  # MLIR's conversion machinery is not the user's business, and nothing is
+  # linked once a compile step failed.
+  ! grep -q "unrealized_conversion_cast" "$dir/stderr" || problem="$problem; mentions a conversion cast"
+  ! grep -Eq "(^| )ld(\.lld)?: " "$dir/stderr" || problem="$problem; the link ran"
   [ ! -e "$dir/out" ] || problem="$problem; output file written"
   leftover=$(ls -A "$dir/tmp"; ls -A "$dir" | grep -v '^\(tmp\|stdout\|stderr\)$' || true)
   [ -z "$leftover" ] || problem="$problem; left behind: $leftover"
@@ -47,5 +51,16 @@ expect bad_target   2 "^gpucc: error: unknown target 'sm_13'"      -- --offload-
 expect bad_option   2 "^gpucc: error: unknown option '--frobnicate'" -- --frobnicate "$bad/syntax.mlir"
 expect no_input     2 "^gpucc: error: no input files"              --
 expect bad_opt      2 "^gpucc: error: invalid optimization level"  -- -O7 "$bad/syntax.mlir"
+expect unlowerable_kernel 1 "unlowerable_kernel\.mlir:7:12: error: cannot lower 'math\.ipowi' for target 'sm_90': " \
+  -- --offload-arch=sm_90 "$bad/unlowerable_kernel.mlir"
+expect unlowerable_kernel_host 1 "unlowerable_kernel\.mlir:7:12: error: cannot lower 'math\.ipowi' for the host target: " \
+  -- --offload-arch=host "$bad/unlowerable_kernel.mlir"
+expect unlowerable_host 1 "unlowerable_host\.mlir:3:8: error: cannot lower 'gpu\.thread_id' for the host: " \
+  -- --offload-arch=host "$bad/unlowerable_host.mlir"
+expect unlowerable_type 1 "unlowerable_type\.mlir:2:1: error: cannot lower 'func\.func' for the host: its signature holds a type" \
+  -- --offload-arch=host "$bad/unlowerable_type.mlir"
+printf 'int helper(void) { return 1; }\n' >"$work/helper.c"
+expect unlowerable_no_link 1 "unlowerable_host\.mlir:3:8: error: cannot lower 'gpu\.thread_id'" \
+  -- --offload-arch=host "$bad/unlowerable_host.mlir" "$work/helper.c"
 
 [ "$fails" -eq 0 ] || { echo "$fails case(s) failed" >&2; exit 1; }
