@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "frontend.h"
 #include "tmp.h"
+#include "device_ipowi.h"
 #include "host_kernels.h"
 #include "llvm_emit.h"
 
@@ -41,7 +42,9 @@
 #define DEBUG_INFO_PTX "ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly},"
 
 /* The lowering to the LLVM dialect (and NVVM/ROCDL ops), checked for
- * leftovers before anything is serialized. */
+ * leftovers before anything is serialized. The vendor conversion takes the
+ * math ops its device library has; the rest (trunc, ctlz, absi, ...) become
+ * LLVM intrinsics, which every backend selects. */
 static int build_pipeline(char *buf, size_t size, const struct target *t) {
   switch (t->info->vendor) {
   case TARGET_NVIDIA:
@@ -50,12 +53,12 @@ static int build_pipeline(char *buf, size_t size, const struct target *t) {
      * what is NVIDIA-specific (libdevice calls become libm calls). */
     return snprintf(buf, size,
                     "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module("
-                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts))")
+                    "convert-gpu-to-nvvm,convert-math-to-llvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts))")
            >= (int)size;
   case TARGET_AMD:
     return snprintf(buf, size,
                     "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,convert-math-to-rocdl{chipset=%s},gpu.module("
-                    "convert-gpu-to-rocdl{chipset=%s runtime=HIP},canonicalize,cse,reconcile-unrealized-casts))",
+                    "convert-gpu-to-rocdl{chipset=%s runtime=HIP},convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts))",
                     t->info->chip, t->info->chip) >= (int)size;
   }
   return 1;
@@ -186,6 +189,12 @@ int lowering_device(MlirModule module, const struct target *t, const struct tool
     MlirOperation clone = mlirOperationClone(mods[i]);
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
+    if (lowering_expand_ipowi(clone) != 0) {
+      free(mods);
+      mlirModuleDestroy(dev);
+      frontend_set_activity(NULL);
+      return -1;
+    }
   }
   free(mods);
 

@@ -1,0 +1,142 @@
+/* device_ipowi.c: math.ipowi in device code.
+ *
+ * No vendor library has an integer power, and upstream's software version
+ * (convert-math-to-funcs) is a builtin.module pass that puts its functions
+ * outside the gpu.module, where kernels cannot call them. So each
+ * gpu.module that uses math.ipowi on a scalar integer type gets its own
+ * private function, written here in MLIR and lowered with the rest:
+ *
+ *   e < 0:  b == 1 -> 1, b == -1 -> (e odd ? -1 : 1), otherwise 0
+ *           (the integer part of 1 / b^|e|);
+ *   e >= 0: square and multiply over the bits of e (wrapping, like muli). */
+#include "device_ipowi.h"
+
+#include "diag.h"
+#include "frontend.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* %1$s: the function's name, %2$s: the integer type. */
+static const char ipowi_template[] =
+    "func.func private @%1$s(%%b: %2$s, %%e: %2$s) -> %2$s {\n"
+    "  %%zero = arith.constant 0 : %2$s\n"
+    "  %%one = arith.constant 1 : %2$s\n"
+    "  %%minus_one = arith.constant -1 : %2$s\n"
+    "  %%negative = arith.cmpi slt, %%e, %%zero : %2$s\n"
+    "  %%r = scf.if %%negative -> %2$s {\n"
+    "    %%is_one = arith.cmpi eq, %%b, %%one : %2$s\n"
+    "    %%is_minus_one = arith.cmpi eq, %%b, %%minus_one : %2$s\n"
+    "    %%low = arith.andi %%e, %%one : %2$s\n"
+    "    %%odd = arith.cmpi ne, %%low, %%zero : %2$s\n"
+    "    %%sign = arith.select %%odd, %%minus_one, %%one : %2$s\n"
+    "    %%m1 = arith.select %%is_minus_one, %%sign, %%zero : %2$s\n"
+    "    %%v = arith.select %%is_one, %%one, %%m1 : %2$s\n"
+    "    scf.yield %%v : %2$s\n"
+    "  } else {\n"
+    "    %%res:3 = scf.while (%%acc = %%one, %%base = %%b, %%n = %%e) : (%2$s, %2$s, %2$s) -> (%2$s, %2$s, %2$s) {\n"
+    "      %%more = arith.cmpi ne, %%n, %%zero : %2$s\n"
+    "      scf.condition(%%more) %%acc, %%base, %%n : %2$s, %2$s, %2$s\n"
+    "    } do {\n"
+    "    ^bb0(%%acc: %2$s, %%base: %2$s, %%n: %2$s):\n"
+    "      %%bit = arith.andi %%n, %%one : %2$s\n"
+    "      %%set = arith.cmpi ne, %%bit, %%zero : %2$s\n"
+    "      %%times = arith.muli %%acc, %%base : %2$s\n"
+    "      %%acc2 = arith.select %%set, %%times, %%acc : %2$s\n"
+    "      %%square = arith.muli %%base, %%base : %2$s\n"
+    "      %%n2 = arith.shrui %%n, %%one : %2$s\n"
+    "      scf.yield %%acc2, %%square, %%n2 : %2$s, %2$s, %2$s\n"
+    "    }\n"
+    "    scf.yield %%res#0 : %2$s\n"
+    "  }\n"
+    "  return %%r : %2$s\n"
+    "}\n";
+
+struct uses {
+  MlirOperation *ops;
+  size_t len, cap;
+};
+
+static int name_is(MlirOperation op, const char *name) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
+}
+
+static MlirWalkResult collect(MlirOperation op, void *ud) {
+  struct uses *u = ud;
+  if (!name_is(op, "math.ipowi"))
+    return MlirWalkResultAdvance;
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!mlirTypeIsAInteger(t) && !mlirTypeIsAIndex(t))
+    return MlirWalkResultAdvance; /* vectors: left for the leftover check */
+  if (u->len == u->cap) {
+    u->cap = u->cap ? 2 * u->cap : 8;
+    MlirOperation *grown = realloc(u->ops, u->cap * sizeof *grown);
+    if (!grown)
+      BUG("out of memory");
+    u->ops = grown;
+  }
+  u->ops[u->len++] = op;
+  return MlirWalkResultAdvance;
+}
+
+static void type_chunk(MlirStringRef s, void *ud) {
+  size_t len = strlen(ud);
+  snprintf((char *)ud + len, 64 - len, "%.*s", (int)s.length, s.data);
+}
+
+/* The function for type t in gpu_module, made on first use. */
+static int function_for(MlirOperation gpu_module, MlirType t, char *name, size_t size) {
+  char type[64] = "";
+  mlirTypePrint(t, type_chunk, type);
+  snprintf(name, size, "__gpucc_ipowi_%s", type);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym),
+                                                         mlirStringRefCreateFromCString(name)))
+      return 0;
+  }
+  char text[sizeof ipowi_template + 1024];
+  snprintf(text, sizeof text, ipowi_template, name, type);
+  MlirOperation fn = mlirOperationCreateParse(mlirOperationGetContext(gpu_module),
+                                              mlirStringRefCreateFromCString(text),
+                                              mlirStringRefCreateFromCString("gpucc-ipowi"));
+  if (mlirOperationIsNull(fn))
+    return diag_error("internal: cannot build the integer power for '%s'", type);
+  mlirBlockInsertOwnedOperation(body, 0, fn);
+  return 0;
+}
+
+int lowering_expand_ipowi(MlirOperation gpu_module) {
+  struct uses u = {0};
+  mlirOperationWalk(gpu_module, collect, &u, MlirWalkPreOrder);
+  MlirContext ctx = mlirOperationGetContext(gpu_module);
+  int rc = 0;
+  for (size_t i = 0; i < u.len && rc == 0; i++) {
+    MlirOperation op = u.ops[i];
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    char name[128];
+    if ((rc = function_for(gpu_module, t, name, sizeof name)) != 0)
+      break;
+    MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("func.call"),
+                                                  mlirOperationGetLocation(op));
+    MlirValue args[2] = {mlirOperationGetOperand(op, 0), mlirOperationGetOperand(op, 1)};
+    mlirOperationStateAddOperands(&st, 2, args);
+    mlirOperationStateAddResults(&st, 1, &t);
+    MlirNamedAttribute callee = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("callee")),
+        mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(name)));
+    mlirOperationStateAddAttributes(&st, 1, &callee);
+    MlirOperation call = mlirOperationCreate(&st);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, call);
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(call, 0));
+    mlirOperationDestroy(op);
+  }
+  free(u.ops);
+  return rc;
+}
