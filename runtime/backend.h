@@ -99,6 +99,8 @@ struct rt_backend {
                    struct rt_err *e);
   int (*host_register)(void *ptr, size_t bytes, struct rt_err *e);
   int (*host_unregister)(void *ptr, struct rt_err *e);
+  /* The device address of registered host memory. */
+  int (*host_device_pointer)(void *host, void **device, struct rt_err *e);
 
   /* Encodes a 128-byte TMA descriptor into map. */
   int (*tensor_map_encode)(const struct rt_tensor_map *t, void *map,

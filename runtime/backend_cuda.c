@@ -116,6 +116,7 @@ static struct {
   CUresult (*MemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*MemHostRegister)(void *, size_t, unsigned);
   CUresult (*MemHostUnregister)(void *);
+  CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
   CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *,
                                    const uint64_t *, const uint64_t *,
                                    const uint32_t *, const uint32_t *, int, int,
@@ -163,6 +164,7 @@ static const struct {
     {"cuMemsetD16Async", &cu.MemsetD16Async, 0},
     {"cuMemHostRegister_v2", &cu.MemHostRegister, 0},
     {"cuMemHostUnregister", &cu.MemHostUnregister, 0},
+    {"cuMemHostGetDevicePointer_v2", &cu.MemHostGetDevicePointer, 1},
     {"cuTensorMapEncodeTiled", &cu.TensorMapEncodeTiled, 1},
 };
 
@@ -525,6 +527,20 @@ static int cu_host_unregister(void *ptr, struct rt_err *e) {
   return cu_done(e, "cuMemHostUnregister", cu.MemHostUnregister(ptr));
 }
 
+static int cu_host_device_pointer(void *host, void **device, struct rt_err *e) {
+  if (!cu.MemHostGetDevicePointer) { /* unified addressing: the same address */
+    *device = host;
+    return 0;
+  }
+  if (cu_enter(e))
+    return -1;
+  CUdeviceptr d = 0;
+  if (cu_done(e, "cuMemHostGetDevicePointer_v2", cu.MemHostGetDevicePointer(&d, host, 0)) != 0)
+    return -1;
+  *device = (void *)(uintptr_t)d;
+  return 0;
+}
+
 static int cu_tensor_map_encode(const struct rt_tensor_map *t, void *map,
                                 struct rt_err *e) {
   if (!cu.TensorMapEncodeTiled)
@@ -571,6 +587,7 @@ const struct rt_backend rt_backend_cuda = {
     .mem_set16 = cu_mem_set16,
     .host_register = cu_host_register,
     .host_unregister = cu_host_unregister,
+    .host_device_pointer = cu_host_device_pointer,
     .tensor_map_encode = cu_tensor_map_encode,
     .copy_to_device = cu_copy_to_device,
 };

@@ -80,6 +80,7 @@ static struct {
   hipError_t (*MemsetD32Async)(void *, int, size_t, hipStream_t);
   hipError_t (*MemsetD16Async)(void *, unsigned short, size_t, hipStream_t);
   hipError_t (*HostRegister)(void *, size_t, unsigned);
+  hipError_t (*HostGetDevicePointer)(void **, void *, unsigned);
   hipError_t (*HostUnregister)(void *);
 } hip;
 
@@ -116,6 +117,7 @@ static const struct {
     {"hipMemsetD16Async", &hip.MemsetD16Async, 0},
     {"hipHostRegister", &hip.HostRegister, 0},
     {"hipHostUnregister", &hip.HostUnregister, 0},
+    {"hipHostGetDevicePointer", &hip.HostGetDevicePointer, 1},
 };
 
 static void *hip_lib;
@@ -396,6 +398,16 @@ static int hip_host_register(void *ptr, size_t bytes, struct rt_err *e) {
   return hip_check(e, "hipHostRegister", hip.HostRegister(ptr, bytes, 0));
 }
 
+static int hip_host_device_pointer(void *host, void **device, struct rt_err *e) {
+  if (!hip.HostGetDevicePointer) {
+    *device = host;
+    return 0;
+  }
+  if (hip_enter(e))
+    return -1;
+  return hip_check(e, "hipHostGetDevicePointer", hip.HostGetDevicePointer(device, host, 0));
+}
+
 static int hip_host_unregister(void *ptr, struct rt_err *e) {
   if (hip_enter(e))
     return -1;
@@ -430,4 +442,5 @@ const struct rt_backend rt_backend_hip = {
     .mem_set16 = hip_mem_set16,
     .host_register = hip_host_register,
     .host_unregister = hip_host_unregister,
+    .host_device_pointer = hip_host_device_pointer,
 };

@@ -256,6 +256,12 @@ static int host_register(void *ptr, size_t bytes, struct rt_err *e) {
   return 0; /* host memory is device memory here */
 }
 
+static int host_device_pointer(void *host, void **device, struct rt_err *e) {
+  (void)e;
+  *device = host;
+  return 0;
+}
+
 static int host_unregister(void *ptr, struct rt_err *e) {
   (void)ptr, (void)e;
   return 0;
@@ -295,6 +301,7 @@ const struct rt_backend rt_backend_host = {
     .mem_set16 = host_mem_set16,
     .host_register = host_register,
     .host_unregister = host_unregister,
+    .host_device_pointer = host_device_pointer,
     .tensor_map_encode = NULL,
     .copy_to_device = host_copy_to_device,
 };
