@@ -34,7 +34,6 @@ struct unit {
   const char *host_mlir_path; /* --emit=mlir-host: temp file, or NULL */
   const char *device_mlir_path; /* --emit=mlir-device: temp file, or NULL */
   const char *host_ll_path;   /* --emit=llvm / -S: temp file, or NULL */
-  int needs_runner_utils;    /* declares printMemrefF32 & co. */
   char (*keys)[65];          /* [module * ntargets + target]: cache keys */
   int *cached;               /* [target]: every module's objects came from the cache */
 };

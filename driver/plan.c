@@ -24,9 +24,6 @@
 #ifndef GPUCC_RT_RELDIR
 #define GPUCC_RT_RELDIR "../lib"
 #endif
-#ifndef GPUCC_LLVM_LIBDIR
-#define GPUCC_LLVM_LIBDIR "/usr/lib/llvm-22/lib"
-#endif
 
 
 static void add_dep(struct job *j, size_t dep) {
@@ -164,7 +161,6 @@ static int plan_unit(struct plan *p, struct unit *u) {
     BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++)
     u->module_names[m] = frontend_symbol_name(mods[m]);
-  u->needs_runner_utils = lowering_needs_runner_utils(u->module);
   if (o->emit == EMIT_MLIR_DEVICE) {
     /* The normalized module as it is now: nothing to compile. */
     u->device_mlir_path = tmp_path("device", ".mlir");
@@ -337,28 +333,9 @@ static int plan_link(struct plan *p) {
   argv[k++] = xasprintf("-L%s", resolved);
   argv[k++] = "-lgpucc_rt";
   argv[k++] = xasprintf("-Wl,-rpath,%s", resolved);
-  /* MLIR's runner utilities (printMemrefF32 & co.) when an MLIR input
-   * declares them, or when objects we cannot look into are linked (.o, .a,
-   * .c); --as-needed keeps them out of programs that do not call them. Not
-   * always: Debian's runner utilities depend on libMLIR and libLLVM, and
-   * checking those libraries' own undefined symbols costs the linker a
-   * second; they are the distribution's, so we let the dynamic loader do
-   * that check (--allow-shlib-undefined) when they are in the link. */
-  int runner_utils = 0;
-  for (size_t i = 0; i < p->nunits; i++)
-    runner_utils |= p->units[i].needs_runner_utils;
-  for (size_t i = 0; i < o->ninputs; i++)
-    runner_utils |= o->inputs[i].kind == INPUT_C ||
-                    (o->inputs[i].kind == INPUT_LINKER && o->inputs[i].arg[0] != '-');
-  if (runner_utils) {
-    argv[k++] = "-L" GPUCC_LLVM_LIBDIR;
-    argv[k++] = "-Wl,--allow-shlib-undefined";
-    argv[k++] = "-Wl,--push-state,--as-needed";
-    argv[k++] = "-lmlir_c_runner_utils";
-    argv[k++] = "-lmlir_runner_utils";
-    argv[k++] = "-Wl,--pop-state";
-    argv[k++] = "-Wl,-rpath," GPUCC_LLVM_LIBDIR;
-  }
+  /* MLIR's runner utilities (printMemrefF32, printI64 & co.) and async
+   * runtime are part of libgpucc_rt: whatever a program calls of them is
+   * resolved with no scan of its inputs and no libMLIR/libLLVM. */
   argv[k++] = "-lm";
   argv[k] = NULL;
   p->link_argv = argv;

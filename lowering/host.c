@@ -236,43 +236,6 @@ int lowering_blob_object(const char *path, const char *tag, const char *module, 
   return rc;
 }
 
-/* Functions of MLIR's runner-utils libraries a program may call. */
-static int is_runner_util(const char *name) {
-  static const char *const prefixes[] = {"printMemref", "_mlir_ciface_printMemref", "printF32",
-                                         "printF64", "printI64", "printU64", "printNewline",
-                                         "printComma", "printOpen", "printClose", "printString",
-                                         "printFlops", "rtclock", "printBF16", "printF16",
-                                         "verifyMemRef", "_mlir_ciface_verifyMemRef"};
-  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-    if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-      return 1;
-  return 0;
-}
-
-static MlirWalkResult find_runner_call(MlirOperation op, void *ud) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (!ref_eq(name, "func.func") && !ref_eq(name, "llvm.func"))
-    return MlirWalkResultAdvance;
-  MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, str("sym_name"));
-  if (mlirAttributeIsNull(sym))
-    return MlirWalkResultSkip;
-  MlirStringRef s = mlirStringAttrGetValue(sym);
-  char buf[128];
-  snprintf(buf, sizeof buf, "%.*s", (int)s.length, s.data);
-  if (is_runner_util(buf)) {
-    *(int *)ud = 1;
-    return MlirWalkResultInterrupt;
-  }
-  return MlirWalkResultSkip; /* no need to look inside function bodies */
-}
-
-int lowering_needs_runner_utils(MlirModule module) {
-  int found = 0;
-  mlirOperationWalk(mlirModuleGetOperation(module), find_runner_call, &found, MlirWalkPreOrder);
-  return found;
-}
-
-
 struct file_sink {
   FILE *f;
 };

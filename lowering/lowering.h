@@ -63,10 +63,6 @@ void lowering_blob_symbol(char *buf, size_t len, const char *tag, const char *mo
 int lowering_blob_object(const char *path, const char *tag, const char *module, const void *blob,
                          size_t size);
 
-/* True when the module declares functions of MLIR's runner-utils libraries
- * (printMemrefF32 and friends), which the link then has to add. */
-int lowering_needs_runner_utils(MlirModule module);
-
 /* Lowers the host side to LLVM IR and writes a native PIC object to obj_path.
  * A `func.func @main()` without results gets an int main returning 0.
  * tag names the blob symbols (lowering_blob_symbol). debug adds line

@@ -1,0 +1,21 @@
+/* runner_print.c: vector.print's scalar output.
+ *
+ * vector.print lowers to calls of these, one per element and punctuation:
+ * `( 1, 2, 3 )` is printOpen, printI64(1), printComma, ... printClose,
+ * printNewline. They write to stdout's buffer without flushing, as
+ * upstream's do, so their output and printMemref's keep their order.
+ * Floats use "%g" (f32 promoted to double): "1", "0.1", "1e+30", "inf",
+ * "-nan", "-0". */
+#include <inttypes.h>
+
+#include "runner.h"
+
+RT_EXPORT void printI64(int64_t i) { fprintf(stdout, "%" PRId64, i); }
+RT_EXPORT void printU64(uint64_t u) { fprintf(stdout, "%" PRIu64, u); }
+RT_EXPORT void printF32(float f) { fprintf(stdout, "%g", f); }
+RT_EXPORT void printF64(double d) { fprintf(stdout, "%g", d); }
+RT_EXPORT void printString(const char *s) { fputs(s, stdout); }
+RT_EXPORT void printOpen(void) { fputs("( ", stdout); }
+RT_EXPORT void printClose(void) { fputs(" )", stdout); }
+RT_EXPORT void printComma(void) { fputs(", ", stdout); }
+RT_EXPORT void printNewline(void) { fputc('\n', stdout); }
