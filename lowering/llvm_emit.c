@@ -45,7 +45,9 @@ int lowering_emit_object(LLVMModuleRef mod, int opt, const char *obj_path) {
     return -1;
   lowering_set_host_layout(mod, tm);
   int rc = 0;
-  if (opt > 0) {
+  /* Even at -O0: that pipeline is what lowers coroutines (async.execute
+   * bodies) and always-inline functions, which codegen cannot handle. */
+  {
     char passes[32];
     snprintf(passes, sizeof passes, "default<O%d>", opt);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
