@@ -19,6 +19,7 @@
 #include "diag.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Dialect/GPU.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,52 @@ static int rewrite(MlirOperation op) {
   return 0;
 }
 
+/* gpu.printf passes its arguments as C's printf receives them, but the
+ * NVVM lowering (vprintf's argument buffer) and the host backend keep i8,
+ * i16 and f16 at their own width, so "%d" of an i8 reads its neighbours'
+ * bytes. Promote them as C does: small integers to i32 (sign-extended; i1
+ * zero-extended), f16/bf16 to f64. */
+static MlirWalkResult collect_printf(MlirOperation op, void *ud) {
+  if (!name_is(op, "gpu.printf"))
+    return MlirWalkResultAdvance;
+  struct op_list *l = ud;
+  if (l->len == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 16;
+    MlirOperation *n = realloc(l->ops, l->cap * sizeof *n);
+    if (!n)
+      BUG("out of memory");
+    l->ops = n;
+  }
+  l->ops[l->len++] = op;
+  return MlirWalkResultAdvance;
+}
+
+static void promote_printf_args(MlirOperation printf_op) {
+  MlirContext ctx = mlirOperationGetContext(printf_op);
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(printf_op); i < n; i++) {
+    MlirValue v = mlirOperationGetOperand(printf_op, i);
+    MlirType t = mlirValueGetType(v);
+    const char *cast = NULL;
+    MlirType to = t;
+    if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) < 32) {
+      cast = mlirIntegerTypeGetWidth(t) == 1 ? "arith.extui" : "arith.extsi";
+      to = mlirIntegerTypeGet(ctx, 32);
+    } else if (mlirTypeIsAF16(t) || mlirTypeIsABF16(t)) {
+      cast = "arith.extf";
+      to = mlirF64TypeGet(ctx);
+    }
+    if (!cast)
+      continue;
+    MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(cast),
+                                                  mlirOperationGetLocation(printf_op));
+    mlirOperationStateAddOperands(&st, 1, &v);
+    mlirOperationStateAddResults(&st, 1, &to);
+    MlirOperation ext = mlirOperationCreate(&st);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(printf_op), printf_op, ext);
+    mlirOperationSetOperand(printf_op, i, mlirOperationGetResult(ext, 0));
+  }
+}
+
 int frontend_normalize(MlirModule module) {
   if (frontend_prepare(module) != 0)
     return -1;
@@ -199,5 +246,10 @@ int frontend_normalize(MlirModule module) {
   for (size_t i = 0; i < l.len && rc == 0; i++)
     rc = rewrite(l.ops[i]);
   free(l.ops);
+  struct op_list p = {0};
+  mlirOperationWalk(mlirModuleGetOperation(module), collect_printf, &p, MlirWalkPreOrder);
+  for (size_t i = 0; i < p.len; i++)
+    promote_printf_args(p.ops[i]);
+  free(p.ops);
   return rc;
 }

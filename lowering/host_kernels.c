@@ -12,6 +12,7 @@
  *   llvm.nvvm.barrier*  -> gpuccHostBarrier(ctx)
  *   llvm.nvvm.shfl.sync.* -> gpuccHostShuffle(ctx, ...)
  *   vprintf             -> gpuccHostPrintf (same contract)
+ *   __assertfail        -> gpuccHostAssertFail(ctx, ...), the thread returns
  *   __nv_<fn> (libdevice) -> <fn> from libm (powi, rsqrt: defined here)
  *   addrspace(3) globals (workgroup memory) -> slices of ctx->shared
  *
@@ -296,6 +297,32 @@ static int rewrite_call(struct rewriter *rw, LLVMValueRef call, LLVMValueRef ctx
   return 0;
 }
 
+/* cf.assert lowers to CUDA's __assertfail(message, file, line, function,
+ * char size), which does not return on a GPU. On the CPU it becomes
+ * gpuccHostAssertFail(ctx, message, file, line, function): the runtime
+ * prints CUDA's message and fails the launch. In a kernel (ctx known) the
+ * failing thread then returns, as its GPU thread would stop, and the other
+ * threads go on; elsewhere (ctx NULL) the runtime ends the program. */
+static void rewrite_assert(struct rewriter *rw, LLVMValueRef call, LLVMValueRef ctx) {
+  LLVMTypeRef params[5] = {rw->ptr, rw->ptr, rw->ptr, rw->i32, rw->ptr};
+  LLVMValueRef fn = declare(rw, "gpuccHostAssertFail", LLVMVoidTypeInContext(rw->c), params, 5);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef args[5] = {ctx ? ctx : LLVMConstPointerNull(rw->ptr), LLVMGetOperand(call, 0),
+                          LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), LLVMGetOperand(call, 3)};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 5, "");
+  LLVMValueRef next = LLVMGetNextInstruction(call);
+  LLVMInstructionEraseFromParent(call);
+  /* MLIR's lowering puts the call in a block of its own, ended by a branch
+   * back to the code after the assertion: make that a return. */
+  if (ctx && next && LLVMIsABranchInst(next) && !LLVMIsConditional(next)) {
+    LLVMPositionBuilderBefore(b, next);
+    LLVMBuildRetVoid(b);
+    LLVMInstructionEraseFromParent(next);
+  }
+  LLVMDisposeBuilder(b);
+}
+
 /* Rewrites the NVVM intrinsics of one function whose parameter 0 is ctx.
  * Returns 0 or -1. */
 static int rewrite_intrinsics(struct rewriter *rw, LLVMValueRef f, int *sync) {
@@ -306,8 +333,11 @@ static int rewrite_intrinsics(struct rewriter *rw, LLVMValueRef f, int *sync) {
       LLVMValueRef next = LLVMGetNextInstruction(inst);
       if (LLVMIsACallInst(inst)) {
         LLVMValueRef callee = LLVMGetCalledValue(inst);
-        if (LLVMIsAFunction(callee) && starts_with(name_of(callee), "llvm.nvvm.") &&
-            rewrite_call(rw, inst, ctx, sync) != 0)
+        if (LLVMIsAFunction(callee) && !strcmp(name_of(callee), "__assertfail")) {
+          rewrite_assert(rw, inst, ctx);
+          next = LLVMGetFirstInstruction(bb); /* the block may have changed: rescan */
+        } else if (LLVMIsAFunction(callee) && starts_with(name_of(callee), "llvm.nvvm.") &&
+                   rewrite_call(rw, inst, ctx, sync) != 0)
           return -1;
       }
       inst = next;
@@ -508,7 +538,16 @@ static void rename_library_calls(struct rewriter *rw) {
     if (!LLVMIsDeclaration(f))
       continue;
     const char *name = name_of(f);
-    if (!strcmp(name, "vprintf")) {
+    if (!strcmp(name, "__assertfail")) {
+      /* Calls outside kernels: no GPU ids there. */
+      LLVMUseRef u;
+      while ((u = LLVMGetFirstUse(f)) != NULL) {
+        LLVMValueRef call = LLVMGetUser(u);
+        if (!LLVMIsACallInst(call))
+          break;
+        rewrite_assert(rw, call, NULL);
+      }
+    } else if (!strcmp(name, "vprintf")) {
       LLVMSetValueName2(f, "gpuccHostPrintf", strlen("gpuccHostPrintf"));
     } else if (starts_with(name, "__nv_") && !define_without_libm(rw, f, name)) {
       /* libdevice's __nv_expf is libm's expf, and so on; its fast-math

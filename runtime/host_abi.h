@@ -68,4 +68,10 @@ uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, uint32_t va
  * small integers to int). Writes to stdout; one call is one atomic write. */
 int gpuccHostPrintf(const char *format, const void *args);
 
+/* cf.assert failed (CUDA's __assertfail): prints CUDA's message to stderr
+ * and fails the launch; the calling thread then returns. With ctx NULL
+ * (outside a kernel) the program ends. */
+void gpuccHostAssertFail(struct gpucc_host_ctx *ctx, const char *message, const char *file,
+                         uint32_t line, const char *function);
+
 #endif

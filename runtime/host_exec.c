@@ -298,7 +298,28 @@ int rt_host_run(const struct rt_host_kernel *k, const struct rt_host_grid *g, ch
   return 0;
 }
 
-/* ---- called by kernels (host_abi.h) ----
+/* ---- called by kernels (host_abi.h) ---- */
+
+RT_EXPORT void gpuccHostAssertFail(struct gpucc_host_ctx *ctx, const char *message, const char *file,
+                                   uint32_t line, const char *function) {
+  if (!ctx) {
+    /* Nothing to return to (the caller is no kernel): stop here, as the
+     * GPU would, without running exit handlers under the other threads. */
+    fprintf(stderr, "%s:%u: %s: Assertion `%s` failed.\n", file, line, function, message);
+    fprintf(stderr, "gpucc: runtime error: device code: an assertion failed outside a kernel (cf.assert)\n");
+    fflush(NULL);
+    _exit(1);
+  }
+  /* CUDA's wording, so that checks written for NVIDIA match. */
+  fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
+          line, function, ctx->ctaid[0], ctx->ctaid[1], ctx->ctaid[2], ctx->tid[0], ctx->tid[1],
+          ctx->tid[2], message);
+  struct launch *l = current;
+  if (l && !atomic_exchange(&l->failed, 1))
+    snprintf(l->error, sizeof l->error, "a device-side assertion failed (cf.assert)");
+}
+
+/* ----
  *
  * The fibers of a block run in rounds (host_fiber.c); a thread that must
  * wait yields until the condition it waits for holds, rechecking at each
