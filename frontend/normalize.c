@@ -233,6 +233,28 @@ static void promote_printf_args(MlirOperation printf_op) {
   }
 }
 
+/* gpu.all_reduce and gpu.subgroup_reduce are lowered only when marked
+ * `uniform` (every thread of the block or subgroup reaches them). Older
+ * code does not say so, yet an op in the entry block of a kernel is
+ * reached by every thread: nothing can branch around it or return before
+ * it. Such ops are marked; the others are left (and reported if nothing
+ * lowers them). */
+static MlirWalkResult mark_uniform(MlirOperation op, void *ud) {
+  (void)ud;
+  if (!name_is(op, "gpu.all_reduce") && !name_is(op, "gpu.subgroup_reduce"))
+    return MlirWalkResultAdvance;
+  MlirStringRef attr = mlirStringRefCreateFromCString("uniform");
+  if (!mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, attr)))
+    return MlirWalkResultAdvance;
+  MlirBlock block = mlirOperationGetBlock(op);
+  MlirOperation fn = mlirBlockGetParentOperation(block);
+  if (mlirOperationIsNull(fn) || !name_is(fn, "gpu.func") ||
+      !mlirBlockEqual(block, mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
+    return MlirWalkResultAdvance;
+  mlirOperationSetInherentAttributeByName(op, attr, mlirUnitAttrGet(mlirOperationGetContext(op)));
+  return MlirWalkResultAdvance;
+}
+
 int frontend_normalize(MlirModule module) {
   if (frontend_prepare(module) != 0)
     return -1;
@@ -246,6 +268,7 @@ int frontend_normalize(MlirModule module) {
   for (size_t i = 0; i < l.len && rc == 0; i++)
     rc = rewrite(l.ops[i]);
   free(l.ops);
+  mlirOperationWalk(mlirModuleGetOperation(module), mark_uniform, NULL, MlirWalkPreOrder);
   struct op_list p = {0};
   mlirOperationWalk(mlirModuleGetOperation(module), collect_printf, &p, MlirWalkPreOrder);
   for (size_t i = 0; i < p.len; i++)
