@@ -512,6 +512,9 @@ static int define_without_libm(struct rewriter *rw, LLVMValueRef f, const char *
     return 0;
   LLVMTypeRef fty = LLVMGlobalGetValueType(f);
   LLVMTypeRef fp = LLVMGetReturnType(fty);
+  /* Under -g the declaration carries a (non-distinct) subprogram, which a
+   * definition may not: the body made here has no source anyway. */
+  LLVMGlobalClearMetadata(f);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(rw->c, f, "entry"));
   LLVMValueRef x = LLVMGetParam(f, 0), r;

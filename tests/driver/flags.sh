@@ -138,6 +138,35 @@ check shared_dlopen sh -c "./dl ./libk.so | grep -q '^dlopen: 0 wrong$'"
 check g_ptx_loc grep -q '\.loc' g.ptx
 "$gpucc" -g --offload-arch=host "$prog" -o gapp 2>err
 check g_host_debug_line sh -c "'$readelf' -S gapp | grep -q debug_line"
+# -g with libdevice functions that the host target defines itself
+cat >gmath.mlir <<'EOF'
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%o: memref<2xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %x = arith.constant 4.0 : f32
+      %three = arith.constant 3 : i32
+      %r = math.rsqrt %x : f32
+      %p = math.fpowi %x, %three : f32, i32
+      memref.store %r, %o[%c0] : memref<2xf32>
+      memref.store %p, %o[%c1] : memref<2xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %m = memref.alloc() : memref<2xf32>
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<2xf32>)
+    %u = memref.cast %m : memref<2xf32> to memref<*xf32>
+    call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    return
+  }
+  func.func private @printMemrefF32(memref<*xf32>)
+}
+EOF
+"$gpucc" -g --offload-arch=host gmath.mlir -o gmath 2>err || cat err >&2
+check g_host_math sh -c "./gmath | grep -q '^\[0.5,  64\]'"
 
 # -Xptxas and -Xlinker reach their tools; -j limits parallel jobs
 "$gpucc" -### -Xptxas -v -Xptxas --warn-on-spills --offload-arch=sm_90 "$prog" -o x >out 2>err
