@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "frontend.h"
 #include "tmp.h"
+#include "device_amd_private.h"
 #include "device_ipowi.h"
 #include "host_kernels.h"
 #include "llvm_emit.h"
@@ -189,7 +190,8 @@ int lowering_device(MlirModule module, const struct target *t, const struct tool
     MlirOperation clone = mlirOperationClone(mods[i]);
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
-    if (lowering_expand_ipowi(clone) != 0) {
+    if (lowering_expand_ipowi(clone) != 0 ||
+        (t->info->vendor == TARGET_AMD && lowering_amd_private_allocas(clone) != 0)) {
       free(mods);
       mlirModuleDestroy(dev);
       frontend_set_activity(NULL);

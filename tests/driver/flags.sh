@@ -61,6 +61,24 @@ for o in -O0 -O1 -O3; do
 done
 "$gpucc" -O7 "$prog" -o bad 2>err && rc=0 || rc=$?
 check opt_invalid_status test "$rc" -eq 2
+# -O0 for AMD: stack memory of a kernel (memref.alloca) in private memory
+cat >alloca.mlir <<'EOF'
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%o: memref<3xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %a = memref.alloca() : memref<3xi32>
+      %x = arith.constant 7 : i32
+      memref.store %x, %a[%c0] : memref<3xi32>
+      %y = memref.load %a[%c0] : memref<3xi32>
+      memref.store %y, %o[%c0] : memref<3xi32>
+      gpu.return
+    }
+  }
+}
+EOF
+"$gpucc" -O0 --offload-arch=gfx90a -c alloca.mlir -o alloca.o 2>err || cat err >&2
+check O0_amd_alloca test -s alloca.o
 
 # --offload-arch: repeatable, deduplicated, target ids with features
 "$gpucc" --offload-arch=host --offload-arch=host,gfx942:xnack- -c "$prog" -o t.o 2>err
