@@ -128,6 +128,14 @@ static int hold(MlirDiagnostic d, MlirDiagnosticSeverity s) {
   return 1;
 }
 
+int frontend_location(MlirLocation loc, char *file, size_t size, unsigned *line, unsigned *col) {
+  char f[1024];
+  if (!resolve_location(loc, f, sizeof f, line, col, 0))
+    return 0;
+  snprintf(file, size, "%s", frontend_display_name(f));
+  return 1;
+}
+
 int frontend_same_location(MlirLocation loc, const char *file, unsigned line, unsigned col) {
   char f[1024];
   unsigned l = 0, c = 0;
@@ -194,8 +202,13 @@ int frontend_init(void) {
   mlirRegisterAllPasses();
   mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, NULL, NULL);
   LLVMInstallFatalErrorHandler(on_llvm_fatal);
-  /* Load the dialects whose types/attributes we build by hand. */
-  mlirDialectHandleLoadDialect(mlirGetDialectHandle__gpu__(), ctx);
+  /* Load the dialects whose ops, types and attributes gpucc builds by hand.
+   * An op made before its dialect is loaded gets an unregistered name, which
+   * loading the dialect later (a pass does) frees under it. */
+  static const char *const built[] = {"gpu", "arith", "scf", "llvm", "memref", "func", "cf"};
+  for (size_t i = 0; i < sizeof built / sizeof built[0]; i++)
+    if (mlirDialectIsNull(mlirContextGetOrLoadDialect(ctx, mlirStringRefCreateFromCString(built[i]))))
+      BUG("a dialect gpucc builds ops of is not registered");
   have_ctx = 1;
   return 0;
 }

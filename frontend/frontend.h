@@ -64,6 +64,9 @@ struct frontend_held_error {
   char message[1024];
 };
 void frontend_hold_errors(struct frontend_held_error *h);
+/* The first file:line:col inside loc (through call sites, names, fused
+ * locations), the file as diagnostics show it. Returns 1 if found. */
+int frontend_location(MlirLocation loc, char *file, size_t size, unsigned *line, unsigned *col);
 /* True when loc resolves to exactly file:line:col. */
 int frontend_same_location(MlirLocation loc, const char *file, unsigned line, unsigned col);
 

@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "frontend.h"
 #include "tmp.h"
+#include "device_amd_assert.h"
 #include "device_amd_private.h"
 #include "device_ipowi.h"
 #include "host_kernels.h"
@@ -191,7 +192,8 @@ int lowering_device(MlirModule module, const struct target *t, const struct tool
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
     if (lowering_expand_ipowi(clone) != 0 ||
-        (t->info->vendor == TARGET_AMD && lowering_amd_private_allocas(clone) != 0)) {
+        (t->info->vendor == TARGET_AMD &&
+         (lowering_amd_private_allocas(clone) != 0 || lowering_amd_asserts(clone) != 0))) {
       free(mods);
       mlirModuleDestroy(dev);
       frontend_set_activity(NULL);
