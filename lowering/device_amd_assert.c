@@ -3,17 +3,17 @@
  * LLVM 22's convert-gpu-to-rocdl cannot lower cf.assert (it makes the
  * message a global outside the gpu.module and fails: "'llvm.mlir.addressof'
  * op must reference a global"). What a GPU assertion does is simple enough
- * to write in the GPU dialect itself, as CUDA's __assertfail does it:
+ * to write in the GPU dialect itself, as HIP's __assert_fail does it:
  *
  *   scf.if (!cond) {
- *     gpu.printf "<file>:<line>: <function>: block: [bx,by,bz], thread:
- *                 [tx,ty,tz] Assertion `<message>` failed.\n"
+ *     gpu.printf "<file>:<line>: <function> Device-side assertion
+ *                 `<message>' failed.\n"
  *     llvm.intr.trap          // the kernel stops; the runtime reports it
  *   }
  *
- * The message is CUDA's, so that checks written for NVIDIA match on AMD.
- * <function> is the name a name location gives the assertion, else the
- * enclosing function's. */
+ * The message is HIP's, so that checks written for ROCm match. <function>
+ * is the name a name location gives the assertion, else "(unknown)", as
+ * upstream's ROCm programs print it. */
 #include "device_amd_assert.h"
 
 #include "diag.h"
@@ -67,18 +67,8 @@ static int location_name(MlirLocation loc, char *out, size_t size, int depth) {
 }
 
 static void function_name(MlirOperation op, char *out, size_t size) {
-  if (location_name(mlirOperationGetLocation(op), out, size, 0))
-    return;
-  snprintf(out, size, "unknown");
-  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
-       p = mlirOperationGetParentOperation(p)) {
-    MlirAttribute sym = mlirOperationGetInherentAttributeByName(p, mlirStringRefCreateFromCString("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym)) {
-      MlirStringRef s = mlirStringAttrGetValue(sym);
-      snprintf(out, size, "%.*s", (int)s.length, s.data);
-      return;
-    }
-  }
+  if (!location_name(mlirOperationGetLocation(op), out, size, 0))
+    snprintf(out, size, "(unknown)");
 }
 
 static MlirOperation make(MlirBlock block, const char *name, MlirLocation loc, intptr_t nops,
@@ -126,7 +116,7 @@ static int rewrite(MlirOperation op) {
   escape_percent(text, emsg, sizeof emsg);
   char format[6000];
   snprintf(format, sizeof format,
-           "%s:%u: %s: block: [%%lld,%%lld,%%lld], thread: [%%lld,%%lld,%%lld] Assertion `%s` failed.\n",
+           "%s:%u: %s Device-side assertion `%s' failed.\n",
            efile, line, function, emsg);
 
   /* %failed = !cond, outside the if. */
@@ -145,20 +135,12 @@ static int rewrite(MlirOperation op) {
   MlirOperation failed = mlirOperationCreate(&nx);
   mlirBlockInsertOwnedOperationBefore(block, op, failed);
 
-  /* The then-region: ids, printf, trap, yield. */
+  /* The then-region: printf, trap, yield. */
   MlirRegion then_region = mlirRegionCreate(), else_region = mlirRegionCreate();
   MlirBlock body = mlirBlockCreate(0, NULL, NULL);
   mlirRegionAppendOwnedBlock(then_region, body);
-  MlirType index = mlirIndexTypeGet(ctx);
-  MlirValue ids[6];
-  static const char *const dims[3] = {"#gpu<dim x>", "#gpu<dim y>", "#gpu<dim z>"};
-  for (int k = 0; k < 6; k++) {
-    MlirNamedAttribute dim = named(ctx, "dimension", mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(dims[k % 3])));
-    MlirOperation id = make(body, k < 3 ? "gpu.block_id" : "gpu.thread_id", loc, 0, NULL, 1, &index, 1, &dim);
-    ids[k] = mlirOperationGetResult(id, 0);
-  }
   MlirNamedAttribute fmt = named(ctx, "format", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(format)));
-  make(body, "gpu.printf", loc, 6, ids, 0, NULL, 1, &fmt);
+  make(body, "gpu.printf", loc, 0, NULL, 0, NULL, 1, &fmt);
   make(body, "llvm.intr.trap", loc, 0, NULL, 0, NULL, 0, NULL);
   make(body, "scf.yield", loc, 0, NULL, 0, NULL, 0, NULL);
 
