@@ -58,22 +58,22 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
       for (size_t m = 0; m < un->nmodules && n < cap; m++)
         out[n++] = (struct emitted){un->blob_paths[m], xasprintf("%s-%s.gpucc-fatbin", st, un->module_names[m])};
       break;
-    case EMIT_PTX:
-    case EMIT_CUBIN:
-    case EMIT_HSACO:
+    case EMIT_TARGET:
+      /* The stage is a kind's device file or its finished object. */
       for (size_t m = 0; m < un->nmodules; m++)
         for (size_t t = 0; t < o->ntargets && n < cap; t++) {
           const struct target *tg = &o->targets[t];
+          const struct target_kind *k = tg->info->kind;
           size_t cell = m * o->ntargets + t;
-          const char *src = NULL, *ext = NULL;
-          if (o->emit == EMIT_PTX && tg->info->vendor == TARGET_NVIDIA)
-            src = un->device_paths[cell], ext = "ptx";
-          else if (o->emit == EMIT_CUBIN && tg->info->vendor == TARGET_NVIDIA)
-            src = un->linked_paths[cell], ext = "cubin";
-          else if (o->emit == EMIT_HSACO && tg->info->vendor == TARGET_AMD)
-            src = un->device_paths[cell], ext = "hsaco";
-          if (src)
-            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, un->module_names[m], tg->id, ext)};
+          const char *src = NULL;
+          int is_stage = 0;
+          if (k->device_stage && !strcmp(k->device_stage, o->emit_stage))
+            src = un->device_paths[cell], is_stage = 1;
+          else if (k->finished_stage && !strcmp(k->finished_stage, o->emit_stage))
+            src = un->linked_paths[cell], is_stage = 1;
+          if (is_stage)
+            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, un->module_names[m], tg->id,
+                                                       o->emit_stage)};
         }
       break;
     default:

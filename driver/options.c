@@ -257,14 +257,22 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
   }
   case OPT_ASM: o->mode = MODE_EMIT; o->emit = EMIT_LLVM; return 0;
   case OPT_EMIT: {
-    static const char *const names[] = {"", "mlir-host", "mlir-device", "llvm", "ptx",
-                                        "cubin", "hsaco", "fatbin", "obj"};
+    /* In enum emit_stage order; EMIT_TARGET's stages come from the target
+     * kinds (targets.h). */
+    static const char *const names[] = {"", "mlir-host", "mlir-device", "llvm", "",
+                                        "fatbin", "obj"};
     for (int k = 1; k < (int)(sizeof names / sizeof names[0]); k++)
-      if (!strcmp(val, names[k])) {
+      if (names[k][0] && !strcmp(val, names[k])) {
         o->emit = (enum emit_stage)k;
         o->mode = k == EMIT_OBJ ? MODE_COMPILE : MODE_EMIT;
         return 0;
       }
+    if (target_stage_known(val)) {
+      o->emit = EMIT_TARGET;
+      o->emit_stage = val;
+      o->mode = MODE_EMIT;
+      return 0;
+    }
     return diag_error("unknown stage '--emit=%s' (expected mlir-host, mlir-device, llvm, ptx, "
                       "cubin, hsaco, fatbin or obj)", val);
   }

@@ -35,9 +35,8 @@ enum emit_stage {
   EMIT_MLIR_HOST,   /* host module after lowering to the LLVM dialect */
   EMIT_MLIR_DEVICE, /* the normalized module, gpu.modules and all */
   EMIT_LLVM,        /* host LLVM IR */
-  EMIT_PTX,         /* per gpu.module and NVIDIA target */
-  EMIT_CUBIN,
-  EMIT_HSACO,
+  EMIT_TARGET,      /* per gpu.module and target: a stage a target kind has
+                       (ptx, cubin, hsaco), named in emit_stage */
   EMIT_FATBIN,      /* per gpu.module: the blob */
   EMIT_OBJ,         /* same as -c */
 };
@@ -60,6 +59,7 @@ struct options {
   int bundle;          /* --bundle: take device objects from .gpucc-device inputs */
   int fatbin_compress; /* enum fatbin_compress */
   enum emit_stage emit;
+  const char *emit_stage; /* EMIT_TARGET: the stage's name */
   enum color_mode color;
   int depfile;         /* -MD / -MMD */
   const char *dep_output; /* -MF */

@@ -179,13 +179,10 @@ static int plan_unit(struct plan *p, struct unit *u) {
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
       char *name = xasprintf("%s-%s-%s", stem, u->module_names[m], tg->id);
-      enum target_vendor v = tg->info->vendor;
-      u->device_paths[m * o->ntargets + t] =
-          tmp_path(name, v == TARGET_NVIDIA ? ".ptx" : v == TARGET_AMD ? ".hsaco" : ".o");
-      if (v == TARGET_NVIDIA && p->tc.ptxas[0])
-        u->linked_paths[m * o->ntargets + t] = tmp_path(name, ".cubin");
-      if (v == TARGET_HOST)
-        u->linked_paths[m * o->ntargets + t] = tmp_path(name, ".so");
+      const struct target_kind *k = tg->info->kind;
+      u->device_paths[m * o->ntargets + t] = tmp_path(name, k->device_suffix);
+      if (k->finished_suffix && k->can_finish(&p->tc))
+        u->linked_paths[m * o->ntargets + t] = tmp_path(name, k->finished_suffix);
       free(name);
     }
   if (o->bundle) {
@@ -219,22 +216,13 @@ static int plan_unit(struct plan *p, struct unit *u) {
       const char *linked = u->linked_paths[m * o->ntargets + t];
       const char *dev = u->device_paths[m * o->ntargets + t];
       if (!linked || u->cached[t])
-        continue; /* nothing to link, or it comes from the cache */
-      if (o->targets[t].info->vendor == TARGET_HOST) {
-        struct job *j = add_job(p, JOB_TOOL, u, xasprintf("cc -shared: @%s for host", u->module_names[m]));
-        char **argv = calloc(8, sizeof *argv);
-        if (!argv)
-          BUG("out of memory");
-        char *args[] = {"cc", "-shared", "-o", (char *)linked, (char *)dev, "-lm", NULL};
-        memcpy(argv, args, sizeof args);
-        j->argv = argv;
-        j->module = m;
-        add_dep(j, first_device + t);
-        continue;
-      }
-      struct job *j = add_job(p, JOB_TOOL, u, xasprintf("ptxas: @%s for %s", u->module_names[m], o->targets[t].id));
-      j->argv = lowering_ptxas_argv(&p->tc, &o->targets[t], o->opt_level, o->debug_info,
-                                    o->ptxas_args, o->nptxas_args, dev, linked);
+        continue; /* nothing finishes it, or it comes from the cache */
+      const struct target *tg = &o->targets[t];
+      struct finish_request req = {o->opt_level, o->debug_info, (const char *const *)o->ptxas_args,
+                                   o->nptxas_args};
+      struct job *j = add_job(p, JOB_TOOL, u, xasprintf("%s: @%s for %s", tg->info->kind->finish_tool,
+                                                        u->module_names[m], tg->id));
+      j->argv = tg->info->kind->finish_argv(&p->tc, tg, &req, dev, linked);
       j->module = m;
       add_dep(j, first_device + t);
     }
@@ -367,25 +355,22 @@ int plan_build(struct plan *p, const struct options *o) {
   if (toolchain_find(&p->tc, o->cuda_path, o->rocm_path) != 0)
     return -1;
   cache_open(o->use_cache && !o->dry_run);
-  int any_nv = 0, any_amd = 0;
   for (size_t t = 0; t < o->ntargets; t++) {
     const struct target *tg = &o->targets[t];
-    any_nv |= tg->info->vendor == TARGET_NVIDIA;
-    any_amd |= tg->info->vendor == TARGET_AMD;
-    if (tg->info->vendor == TARGET_NVIDIA && p->tc.ptxas[0] && p->tc.ptxas_max_ptx &&
-        tg->info->ptx_version > p->tc.ptxas_max_ptx)
-      return diag_error("target '%s' needs PTX ISA %d.%d but ptxas from CUDA %s accepts at most %d.%d",
-                        tg->id, tg->info->ptx_version / 10, tg->info->ptx_version % 10,
-                        p->tc.cuda_version, p->tc.ptxas_max_ptx / 10, p->tc.ptxas_max_ptx % 10);
+    if (tg->info->kind->check && tg->info->kind->check(tg, &p->tc) != 0)
+      return -1;
   }
   size_t nmlir = 0;
   for (size_t i = 0; i < o->ninputs; i++)
     nmlir += o->inputs[i].kind == INPUT_MLIR;
-  if (nmlir && any_nv && !p->tc.ptxas[0])
-    diag_warning("no ptxas found (%s): NVIDIA targets get PTX only, compiled by the driver at load time",
-                 p->tc.cuda_path[0] ? "the CUDA toolkit has no bin/ptxas" : "no CUDA toolkit; use --cuda-path");
-  if (nmlir && any_amd && toolchain_rocm_shim(&p->tc) != 0)
-    return -1;
+  /* Each kind in use gets ready once (and says what it lacks). */
+  for (size_t k = 0; target_kinds[k] && nmlir; k++) {
+    int used = 0;
+    for (size_t t = 0; t < o->ntargets; t++)
+      used |= o->targets[t].info->kind == target_kinds[k];
+    if (used && target_kinds[k]->prepare && target_kinds[k]->prepare(&p->tc) != 0)
+      return -1;
+  }
   size_t ncompiled = 0, ndevice = 0;
   for (size_t i = 0; i < o->ninputs; i++) {
     ncompiled += o->inputs[i].kind == INPUT_MLIR || o->inputs[i].kind == INPUT_C;

@@ -101,24 +101,23 @@ static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct obj
     const char *linked = u->linked_paths[cell];
     void *buf;
     size_t size;
+    const struct target_kind *k = tg->info->kind;
     if (linked) {
       if (tmp_read_file(linked, &buf, &size) != 0)
         return -1;
-      int host = tg->info->vendor == TARGET_HOST;
       *objects_add(ob, buf) = (struct fatbin_entry){
-          u->module_names[m], host ? FATBIN_VENDOR_HOST : FATBIN_VENDOR_NVIDIA, tg->id,
-          host ? FATBIN_FORMAT_SO : FATBIN_FORMAT_CUBIN, buf, size, tg->features};
-      if (host)
-        continue;
+          u->module_names[m], (enum fatbin_vendor)k->fatbin_vendor, tg->id,
+          (enum fatbin_format)k->finished_format, buf, size, tg->features};
     }
+    if (k->device_format < 0)
+      continue; /* only the finished object ships */
     if (tmp_read_file(u->device_paths[cell], &buf, &size) != 0)
       return -1;
-    int is_ptx = tg->info->vendor == TARGET_NVIDIA;
-    /* PTX goes in with its NUL: the driver's JIT wants a C string, and
-     * tmp_read_file leaves one after the data. */
+    /* PTX goes in with its NUL (device_nul): the driver's JIT wants a C
+     * string, and tmp_read_file leaves one after the data. */
     *objects_add(ob, buf) = (struct fatbin_entry){
-        u->module_names[m], is_ptx ? FATBIN_VENDOR_NVIDIA : FATBIN_VENDOR_AMD, tg->id,
-        is_ptx ? FATBIN_FORMAT_PTX : FATBIN_FORMAT_HSACO, buf, size + (is_ptx ? 1 : 0), tg->features};
+        u->module_names[m], (enum fatbin_vendor)k->fatbin_vendor, tg->id,
+        (enum fatbin_format)k->device_format, buf, size + (k->device_nul ? 1 : 0), tg->features};
   }
   return 0;
 }

@@ -46,13 +46,6 @@ int toolchain_rocm_shim(struct toolchain *tc);
 int lowering_device(MlirModule module, const struct target *t, const struct toolchain *tc,
                     int opt, int debug, const char *const *out_paths);
 
-/* The ptxas command for one PTX file, NULL-terminated, malloc'ed (strings
- * borrowed from the arguments): line_info adds -lineinfo (for -g), extra
- * are the -Xptxas arguments. */
-char **lowering_ptxas_argv(const struct toolchain *tc, const struct target *t, int opt,
-                           int line_info, const char *const *extra, size_t nextra,
-                           const char *ptx, const char *cubin);
-
 /* The symbols that hold gpu.module `module`'s fat binary and its size in a
  * translation unit identified by `tag` (unique per TU, stable across builds):
  * "__gpucc_fatbin.<tag>.<module>" and "__gpucc_fatbin_size.<tag>.<module>". */

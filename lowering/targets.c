@@ -7,6 +7,7 @@
 #include "targets.h"
 
 #include "diag.h"
+#include "target_kinds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,26 +15,40 @@
 #define X TARGET_FEATURE_XNACK
 #define S TARGET_FEATURE_SRAMECC
 
+#define NV &target_kind_nvidia
+#define AMD &target_kind_amd
+
 static const struct target_info table[] = {
-    {"sm_75", TARGET_NVIDIA, 63, 0},   {"sm_80", TARGET_NVIDIA, 70, 0},
-    {"sm_86", TARGET_NVIDIA, 71, 0},   {"sm_87", TARGET_NVIDIA, 74, 0},
-    {"sm_89", TARGET_NVIDIA, 78, 0},   {"sm_90", TARGET_NVIDIA, 78, 0},
-    {"sm_90a", TARGET_NVIDIA, 80, 0},  {"sm_100", TARGET_NVIDIA, 86, 0},
-    {"sm_100a", TARGET_NVIDIA, 86, 0}, {"sm_120", TARGET_NVIDIA, 87, 0},
-    {"sm_120a", TARGET_NVIDIA, 87, 0},
-    {"gfx900", TARGET_AMD, 0, X},      {"gfx906", TARGET_AMD, 0, X | S},
-    {"gfx908", TARGET_AMD, 0, X | S},  {"gfx90a", TARGET_AMD, 0, X | S},
-    {"gfx942", TARGET_AMD, 0, X | S},  {"gfx950", TARGET_AMD, 0, X | S},
-    {"gfx1030", TARGET_AMD, 0, 0},     {"gfx1100", TARGET_AMD, 0, 0},
-    {"gfx1101", TARGET_AMD, 0, 0},     {"gfx1102", TARGET_AMD, 0, 0},
-    {"gfx1200", TARGET_AMD, 0, 0},     {"gfx1201", TARGET_AMD, 0, 0},
-    {"host", TARGET_HOST, 0, 0},
+    {"sm_75", NV, 63, 0},   {"sm_80", NV, 70, 0},   {"sm_86", NV, 71, 0},
+    {"sm_87", NV, 74, 0},   {"sm_89", NV, 78, 0},   {"sm_90", NV, 78, 0},
+    {"sm_90a", NV, 80, 0},  {"sm_100", NV, 86, 0},  {"sm_100a", NV, 86, 0},
+    {"sm_120", NV, 87, 0},  {"sm_120a", NV, 87, 0},
+    {"gfx900", AMD, 0, X},      {"gfx906", AMD, 0, X | S},  {"gfx908", AMD, 0, X | S},
+    {"gfx90a", AMD, 0, X | S},  {"gfx942", AMD, 0, X | S},  {"gfx950", AMD, 0, X | S},
+    {"gfx1030", AMD, 0, 0},     {"gfx1100", AMD, 0, 0},     {"gfx1101", AMD, 0, 0},
+    {"gfx1102", AMD, 0, 0},     {"gfx1200", AMD, 0, 0},     {"gfx1201", AMD, 0, 0},
+    {"host", &target_kind_host, 0, 0},
 };
 
+#undef NV
+#undef AMD
 #undef X
 #undef S
 
 const char *const target_default_list = "sm_80,sm_90,gfx90a,gfx942,host";
+
+const struct target_kind *const target_kinds[] = {&target_kind_nvidia, &target_kind_amd,
+                                                  &target_kind_host, NULL};
+
+int target_stage_known(const char *name) {
+  for (size_t i = 0; target_kinds[i]; i++) {
+    const struct target_kind *k = target_kinds[i];
+    if ((k->device_stage && !strcmp(k->device_stage, name)) ||
+        (k->finished_stage && !strcmp(k->finished_stage, name)))
+      return 1;
+  }
+  return 0;
+}
 
 char *target_all_list(void) {
   size_t n = 1;
@@ -64,8 +79,8 @@ static int unknown_target(const char *spec) {
   return -1;
 }
 
-/* Parses the ":feature+" / ":feature-" suffixes of an AMD target id. */
-static int parse_amd_features(const char *spec, const char *rest,
+/* Parses the ":feature+" / ":feature-" suffixes of a target id. */
+static int parse_features(const char *spec, const char *rest,
                               const struct target_info *info, struct target *out) {
   int xnack = 0, sramecc = 0; /* 0 = any, '+' or '-' */
   while (*rest == ':') {
@@ -75,10 +90,10 @@ static int parse_amd_features(const char *spec, const char *rest,
     if (len < 2 || (rest[len - 1] != '+' && rest[len - 1] != '-'))
       return diag_error("invalid target id '%s': feature must end in '+' or '-'", spec);
     char sign = rest[len - 1];
-    if (len - 1 == 5 && strncmp(rest, "xnack", 5) == 0 && (info->amd_features & TARGET_FEATURE_XNACK))
+    if (len - 1 == 5 && strncmp(rest, "xnack", 5) == 0 && (info->features & TARGET_FEATURE_XNACK))
       xnack = sign;
     else if (len - 1 == 7 && strncmp(rest, "sramecc", 7) == 0 &&
-             (info->amd_features & TARGET_FEATURE_SRAMECC))
+             (info->features & TARGET_FEATURE_SRAMECC))
       sramecc = sign;
     else
       return diag_error("invalid target id '%s': '%.*s' does not support feature '%.*s'", spec,
@@ -107,12 +122,12 @@ int target_parse(const char *spec, struct target *out) {
     if (strlen(info->chip) != chip_len || strncmp(info->chip, spec, chip_len) != 0)
       continue;
     out->info = info;
-    if (info->vendor == TARGET_AMD)
-      return parse_amd_features(spec, spec + chip_len, info, out);
+    if (info->kind->takes_features)
+      return parse_features(spec, spec + chip_len, info, out);
     if (spec[chip_len])
       return diag_error("invalid target id '%s': only AMD targets take ':' features", spec);
     snprintf(out->id, sizeof out->id, "%s", info->chip);
-    if (info->vendor == TARGET_NVIDIA)
+    if (info->ptx_version) /* the PTX ISA version the chip needs */
       snprintf(out->features, sizeof out->features, "+ptx%d", info->ptx_version);
     return 0;
   }

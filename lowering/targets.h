@@ -1,23 +1,66 @@
-/* targets.h: the one table of GPU targets gpucc knows.
+/* targets.h: the one table of targets gpucc knows, and what each kind of
+ * target needs.
  *
  * A target is written as on clang's command line: "sm_90", "sm_90a",
- * "gfx90a", "gfx942:xnack-:sramecc+". Each row gives the vendor, the chip and
- * what the backend needs: for NVIDIA the smallest PTX ISA version that the
- * chip needs (gpucc emits exactly that version, so that the oldest ptxas and
- * driver that know the chip accept it); for AMD which target-id features the
- * chip has. Adding a target is adding a row in targets.c. */
+ * "gfx90a", "gfx942:xnack-:sramecc+", "host". Each row of the chip table
+ * (targets.c) names its chip and its kind. A kind (NVIDIA, AMD, the host
+ * CPU) is one struct target_kind, defined with its pipelines in its own file
+ * (target_nvidia.c, target_amd.c, target_host.c): the files it makes, what
+ * finishes them, how they go into the fat binary, which --emit stages it
+ * has. The driver asks the row and has no vendor branch of its own, so
+ * adding a vendor is adding a kind file and its chips. */
 #ifndef GPUCC_TARGETS_H
 #define GPUCC_TARGETS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-enum target_vendor { TARGET_NVIDIA, TARGET_AMD, TARGET_HOST };
+struct toolchain;
+struct target;
+struct target_lowering; /* the kind's pipelines, private to lowering/ */
+
+/* What a finishing tool is asked for. */
+struct finish_request {
+  int opt;                  /* 0-3 */
+  int line_info;            /* -g */
+  const char *const *extra; /* -Xptxas arguments */
+  size_t nextra;
+};
+
+struct target_kind {
+  const char *name;           /* "NVIDIA", "AMD", "host": in messages */
+  int fatbin_vendor;          /* enum fatbin_vendor of its objects */
+  /* The device file one device job writes per gpu.module. */
+  const char *device_suffix;  /* ".ptx", ".hsaco", ".o" */
+  const char *device_stage;   /* its --emit= name ("ptx"), or NULL */
+  int device_format;          /* enum fatbin_format it ships as, or -1: not shipped */
+  int device_nul;             /* shipped with its NUL (PTX: the JIT wants a C string) */
+  /* The finished object a tool makes of the device file, if any. */
+  const char *finished_suffix; /* ".cubin", ".so", or NULL */
+  const char *finished_stage;  /* "cubin", or NULL */
+  int finished_format;         /* enum fatbin_format */
+  const char *finish_tool;     /* "ptxas": names the job */
+  /* Whether the finishing tool is there (no ptxas: PTX only). */
+  int (*can_finish)(const struct toolchain *tc);
+  /* The tool's command (NULL-terminated, malloc'ed; strings borrowed). */
+  char **(*finish_argv)(const struct toolchain *tc, const struct target *t,
+                        const struct finish_request *r, const char *in, const char *out);
+  /* Once per run when MLIR code is compiled for this kind: prepares what
+   * it needs, warns about what is missing. NULL: nothing. 0 or -1. */
+  int (*prepare)(struct toolchain *tc);
+  /* Checks one target against the toolchain. NULL: always fine. 0 or -1. */
+  int (*check)(const struct target *t, const struct toolchain *tc);
+  /* Takes target-id features (":xnack-"): the TARGET_FEATURE_* it may have
+   * are in the chip's row. */
+  int takes_features;
+  const struct target_lowering *lowering;
+};
 
 struct target_info {
-  const char *chip;     /* "sm_90a", "gfx942", "host" */
-  enum target_vendor vendor;
-  int ptx_version;      /* NVIDIA: minimum PTX ISA, times 10 (78 = 7.8) */
-  unsigned amd_features; /* AMD: TARGET_FEATURE_* the chip supports */
+  const char *chip;              /* "sm_90a", "gfx942", "host" */
+  const struct target_kind *kind;
+  int ptx_version;               /* NVIDIA: minimum PTX ISA, times 10 (78 = 7.8) */
+  unsigned features;             /* TARGET_FEATURE_* the chip supports */
 };
 
 #define TARGET_FEATURE_XNACK 1u
@@ -42,5 +85,12 @@ char *target_all_list(void);
 
 /* The default list when no --offload-arch is given (documented in --help). */
 extern const char *const target_default_list;
+
+/* The kinds, NULL-terminated: for what applies to every kind (the --emit
+ * stages, preparing the toolchain once per kind). */
+extern const struct target_kind *const target_kinds[];
+
+/* True when some kind has the --emit stage `name` ("ptx", "hsaco"). */
+int target_stage_known(const char *name);
 
 #endif

@@ -1,0 +1,67 @@
+/* target_amd.c: AMD GPUs (gfxXXX, with target-id features).
+ *
+ * A device job lowers each gpu.module through ROCDL and serializes it into
+ * a linked hsaco (ld.lld from LLVM 22, the ROCm device libraries), which
+ * goes into the fat binary as it is: nothing finishes it afterwards. Code
+ * object v5, loadable by ROCm 5.x and 6.x alike. */
+#include "target_kinds.h"
+
+#include "device_amd_assert.h"
+#include "device_amd_private.h"
+
+#include "fatbin.h"
+#include <stdio.h>
+
+static void describe(const struct target *t, char *buf, size_t size) {
+  snprintf(buf, size, "target '%s'", t->id);
+}
+
+static void attr(char *buf, size_t size, const struct target *t, int opt) {
+  snprintf(buf, size, "#rocdl.target<O = %d, chip = \"%s\", features = \"%s\", abi = \"500\">", opt,
+           t->info->chip, t->features);
+}
+
+/* The math ops the device libraries have become their calls
+ * (convert-math-to-rocdl, a builtin.module pass: it declares them); the
+ * rest become LLVM intrinsics after the GPU conversion. */
+static int pipeline(char *buf, size_t size, const struct target *t) {
+  return snprintf(buf, size,
+                  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,"
+                  "convert-math-to-rocdl{chipset=%s},gpu.module(convert-gpu-to-rocdl{chipset=%s "
+                  "runtime=HIP},convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts))",
+                  t->info->chip, t->info->chip) >= (int)size;
+}
+
+static int serialize(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
+                     int debug) {
+  (void)t;
+  return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=bin toolkit=%s})",
+                  debug ? DEBUG_INFO : "", tc->rocm_shim) >= (int)size;
+}
+
+/* What LLVM 22's ROCDL lowering gets wrong: allocas outside private
+ * memory, cf.assert. */
+static int prepare_module(MlirOperation gpu_module) {
+  return lowering_amd_private_allocas(gpu_module) != 0 || lowering_amd_asserts(gpu_module) != 0 ? -1 : 0;
+}
+
+static int prepare(struct toolchain *tc) { return toolchain_rocm_shim(tc); }
+
+static const struct target_lowering lowering = {
+    .describe = describe,
+    .attr = attr,
+    .pipeline = pipeline,
+    .serialize = serialize,
+    .prepare_module = prepare_module,
+};
+
+const struct target_kind target_kind_amd = {
+    .name = "AMD",
+    .fatbin_vendor = FATBIN_VENDOR_AMD,
+    .device_suffix = ".hsaco",
+    .device_stage = "hsaco",
+    .device_format = FATBIN_FORMAT_HSACO,
+    .prepare = prepare,
+    .takes_features = 1,
+    .lowering = &lowering,
+};

@@ -1,0 +1,129 @@
+/* target_host.c: the CPU of this machine ("host"), so that a program runs
+ * where no GPU is.
+ *
+ * The gpu.modules are lowered as for NVIDIA; each then becomes an LLVM
+ * module that host_kernels.c rewrites for the CPU (thread ids from a
+ * context argument, barriers and shuffles as runtime calls, libdevice calls
+ * as libm calls) and that is emitted as a PIC object, in-process. `cc
+ * -shared` links it into the shared object the fat binary carries and the
+ * runtime loads. */
+#include "target_kinds.h"
+
+#include "diag.h"
+#include "fatbin.h"
+#include "frontend.h"
+#include "host_kernels.h"
+#include "llvm_emit.h"
+
+#include <llvm-c/Analysis.h>
+#include <mlir-c/Target/LLVMIR.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void describe(const struct target *t, char *buf, size_t size) {
+  (void)t;
+  snprintf(buf, size, "the host target");
+}
+
+/* Only a label: the NVVM conversion wants an NVVM target. */
+static void attr(char *buf, size_t size, const struct target *t, int opt) {
+  (void)t;
+  snprintf(buf, size, "#nvvm.target<O = %d, chip = \"sm_80\">", opt);
+}
+
+static int pipeline(char *buf, size_t size, const struct target *t) {
+  (void)t;
+  return snprintf(buf, size,
+                  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module("
+                  "convert-gpu-to-nvvm,convert-math-to-llvm,convert-nvvm-to-llvm,canonicalize,cse,"
+                  "reconcile-unrealized-casts))") >= (int)size;
+}
+
+static int serialize(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
+                     int debug) {
+  (void)t, (void)tc;
+  return snprintf(buf, size, "builtin.module(%.*s)", debug ? (int)strlen(DEBUG_INFO) - 1 : 0,
+                  DEBUG_INFO) >= (int)size;
+}
+
+/* Each lowered gpu.module becomes an LLVM module, rewritten for the CPU
+ * and emitted as a PIC object. */
+static int write_objects(MlirModule dev, int opt, const char *const *out_paths, size_t n) {
+  MlirBlock body = mlirModuleGetBody(dev);
+  size_t i = 0;
+  for (MlirOperation gm = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(gm) && i < n;
+       gm = mlirOperationGetNextInBlock(gm), i++) {
+    char *name = frontend_symbol_name(gm);
+    /* Move the gpu.module's contents into a builtin.module to translate it. */
+    MlirModule tmpmod = mlirModuleCreateEmpty(mlirOperationGetLocation(gm));
+    MlirBlock src = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+    MlirOperation op;
+    while (!mlirOperationIsNull(op = mlirBlockGetFirstOperation(src))) {
+      mlirOperationRemoveFromParent(op);
+      mlirBlockAppendOwnedOperation(mlirModuleGetBody(tmpmod), op);
+    }
+    LLVMContextRef llctx = LLVMContextCreate();
+    LLVMModuleRef mod = mlirTranslateModuleToLLVMIR(mlirModuleGetOperation(tmpmod), llctx);
+    mlirModuleDestroy(tmpmod);
+    int rc = -1;
+    LLVMTargetMachineRef tm = mod ? lowering_host_machine(opt) : NULL;
+    if (tm) {
+      lowering_set_host_layout(mod, tm);
+      LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+      rc = host_kernels_rewrite(mod, td, name);
+      LLVMDisposeTargetData(td);
+      LLVMDisposeTargetMachine(tm);
+      char *msg = NULL;
+      if (rc == 0 && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
+        rc = diag_error("internal: invalid host kernel IR for gpu.module @%s: %s", name, msg);
+      LLVMDisposeMessage(msg);
+      if (rc == 0)
+        rc = lowering_emit_object(mod, opt, out_paths[i]);
+    }
+    if (mod)
+      LLVMDisposeModule(mod);
+    LLVMContextDispose(llctx);
+    free(name);
+    if (rc != 0)
+      return -1;
+  }
+  return i == n ? 0 : diag_error("internal: %zu of %zu gpu.modules lowered for the host", i, n);
+}
+
+static int can_finish(const struct toolchain *tc) {
+  (void)tc;
+  return 1;
+}
+
+static char **finish_argv(const struct toolchain *tc, const struct target *t,
+                          const struct finish_request *r, const char *obj, const char *so) {
+  (void)tc, (void)t, (void)r;
+  char **argv = calloc(8, sizeof *argv);
+  if (!argv)
+    BUG("out of memory");
+  char *args[] = {"cc", "-shared", "-o", (char *)so, (char *)obj, "-lm", NULL};
+  memcpy(argv, args, sizeof args);
+  return argv;
+}
+
+static const struct target_lowering lowering = {
+    .describe = describe,
+    .attr = attr,
+    .pipeline = pipeline,
+    .serialize = serialize,
+    .write_objects = write_objects,
+};
+
+const struct target_kind target_kind_host = {
+    .name = "host",
+    .fatbin_vendor = FATBIN_VENDOR_HOST,
+    .device_suffix = ".o",
+    .device_format = -1, /* only the shared object ships */
+    .finished_suffix = ".so",
+    .finished_format = FATBIN_FORMAT_SO,
+    .finish_tool = "cc -shared",
+    .can_finish = can_finish,
+    .finish_argv = finish_argv,
+    .lowering = &lowering,
+};

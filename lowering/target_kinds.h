@@ -1,0 +1,56 @@
+/* target_kinds.h: the kinds of target and their pipelines, inside lowering/.
+ *
+ * targets.h gives the driver what it needs of a kind (files, tools, fat
+ * binary); struct target_lowering is the rest, which needs MLIR: how
+ * device.c lowers and serializes the gpu.modules for a target of the kind.
+ * Each kind lives in its own file: target_nvidia.c, target_amd.c,
+ * target_host.c. */
+#ifndef GPUCC_TARGET_KINDS_H
+#define GPUCC_TARGET_KINDS_H
+
+#include "lowering.h"
+#include "targets.h"
+
+#include <mlir-c/IR.h>
+
+struct target_lowering {
+  /* Names the target in messages: "target 'sm_90'", "the host target". */
+  void (*describe)(const struct target *t, char *buf, size_t size);
+  /* The #nvvm.target / #rocdl.target attribute text for the gpu.modules. */
+  void (*attr)(char *buf, size_t size, const struct target *t, int opt);
+  /* The pipeline down to LLVM-dialect (and vendor-dialect) ops only.
+   * Returns nonzero when buf is too small. */
+  int (*pipeline)(char *buf, size_t size, const struct target *t);
+  /* Line tables and serialization ("builtin.module()" for none). */
+  int (*serialize)(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
+                   int debug);
+  /* Rewrites one gpu.module before its pipeline runs. NULL: none. */
+  int (*prepare_module)(MlirOperation gpu_module);
+  /* Checks one serialized object. NULL: none. Returns 0 or -1 (reported). */
+  int (*check_object)(const char *data, size_t size, const struct target *t,
+                      const struct toolchain *tc);
+  /* Writes the device files itself from the lowered module (in place of
+   * the serialized objects). NULL: the serialized objects are the files. */
+  int (*write_objects)(MlirModule dev, int opt, const char *const *out_paths, size_t n);
+};
+
+extern const struct target_kind target_kind_nvidia;
+extern const struct target_kind target_kind_amd;
+extern const struct target_kind target_kind_host;
+
+/* Common to every kind, inside each gpu.module: what the frontend left of
+ * linalg becomes loops, vector transfers scf, affine scf, complex arith and
+ * math, arith ops without an LLVM twin (ceildivsi, maxnumf, ...) are
+ * expanded, then structured control flow and memref metadata (subviews,
+ * expand/collapse_shape: affine again, hence the second lower-affine)
+ * become LLVM-ready form. */
+#define DEVICE_PREP                                                                                \
+  "convert-linalg-to-loops,convert-vector-to-scf,lower-affine,convert-complex-to-standard,"        \
+  "arith-expand,convert-scf-to-cf,"                                                                \
+  "expand-strided-metadata,lower-affine"
+
+/* -g: line tables from the MLIR locations (the pass only runs on a
+ * builtin.module, where it also reaches the nested gpu.modules). */
+#define DEBUG_INFO "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly},"
+
+#endif

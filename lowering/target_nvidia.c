@@ -1,0 +1,130 @@
+/* target_nvidia.c: NVIDIA GPUs (sm_XX).
+ *
+ * A device job lowers each gpu.module through NVVM to PTX text (the PTX ISA
+ * version the chip needs, from the chip table); ptxas then assembles it
+ * into a cubin as a job of its own. Both go into the fat binary: the cubin
+ * for the chip, the PTX for the driver to compile for newer chips. Without
+ * ptxas, PTX only. */
+#include "target_kinds.h"
+
+#include "diag.h"
+
+#include "fatbin.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void describe(const struct target *t, char *buf, size_t size) {
+  snprintf(buf, size, "target '%s'", t->id);
+}
+
+static void attr(char *buf, size_t size, const struct target *t, int opt) {
+  snprintf(buf, size, "#nvvm.target<O = %d, chip = \"%s\", features = \"%s\">", opt, t->info->chip,
+           t->features);
+}
+
+/* The vendor conversion takes the math ops libdevice has; the rest (trunc,
+ * ctlz, absi, ...) become LLVM intrinsics, which the backend selects. */
+static int pipeline(char *buf, size_t size, const struct target *t) {
+  (void)t;
+  return snprintf(buf, size,
+                  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module("
+                  "convert-gpu-to-nvvm,convert-math-to-llvm,convert-nvvm-to-llvm,canonicalize,cse,"
+                  "reconcile-unrealized-casts))") >= (int)size;
+}
+
+/* For PTX, -g gives only .loc directives: DWARF sections make ptxas refuse
+ * optimized code ("Optimized debugging not supported"), while .loc is what
+ * -lineinfo keeps. */
+#define DEBUG_INFO_PTX "ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly},"
+
+static int serialize(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
+                     int debug) {
+  (void)t;
+  return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=isa%s%s})",
+                  debug ? DEBUG_INFO_PTX : "", tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >=
+         (int)size;
+}
+
+/* PTX that still calls __nv_* functions will not assemble. */
+static int check_object(const char *ptx, size_t size, const struct target *t,
+                        const struct toolchain *tc) {
+  if (tc->have_libdevice)
+    return 0;
+  const char *p = memmem(ptx, size, "__nv_", 5);
+  if (!p)
+    return 0;
+  const char *end = p;
+  while (end < ptx + size && (end[0] == '_' || (end[0] >= 'a' && end[0] <= 'z') || (end[0] >= '0' && end[0] <= '9')))
+    end++;
+  return diag_error("%s: device code calls '%.*s' but CUDA's libdevice was not found%s; "
+                    "install the CUDA toolkit or pass --cuda-path",
+                    t->id, (int)(end - p), p, tc->cuda_path[0] ? "" : " (no CUDA toolkit)");
+}
+
+static int can_finish(const struct toolchain *tc) { return tc->ptxas[0] != 0; }
+
+static char **finish_argv(const struct toolchain *tc, const struct target *t,
+                          const struct finish_request *r, const char *ptx, const char *cubin) {
+  static const char *const levels[] = {"-O0", "-O1", "-O2", "-O3"};
+  char **argv = calloc(9 + r->nextra, sizeof *argv);
+  if (!argv)
+    BUG("out of memory");
+  size_t k = 0;
+  argv[k++] = (char *)tc->ptxas;
+  argv[k++] = (char *)"-arch";
+  argv[k++] = (char *)t->info->chip;
+  argv[k++] = (char *)levels[r->opt < 0 ? 0 : r->opt > 3 ? 3 : r->opt];
+  if (r->line_info)
+    argv[k++] = (char *)"-lineinfo";
+  for (size_t i = 0; i < r->nextra; i++)
+    argv[k++] = (char *)r->extra[i];
+  argv[k++] = (char *)ptx;
+  argv[k++] = (char *)"-o";
+  argv[k++] = (char *)cubin;
+  argv[k] = NULL;
+  return argv;
+}
+
+static int prepare(struct toolchain *tc) {
+  if (!tc->ptxas[0])
+    diag_warning("no ptxas found (%s): NVIDIA targets get PTX only, compiled by the driver at load time",
+                 tc->cuda_path[0] ? "the CUDA toolkit has no bin/ptxas" : "no CUDA toolkit; use --cuda-path");
+  return 0;
+}
+
+/* The oldest ptxas that knows a chip is the one to ask for: a newer PTX ISA
+ * than this ptxas accepts is refused up front, with both versions named. */
+static int check(const struct target *t, const struct toolchain *tc) {
+  if (!tc->ptxas[0] || !tc->ptxas_max_ptx || t->info->ptx_version <= tc->ptxas_max_ptx)
+    return 0;
+  return diag_error("target '%s' needs PTX ISA %d.%d but ptxas from CUDA %s accepts at most %d.%d",
+                    t->id, t->info->ptx_version / 10, t->info->ptx_version % 10, tc->cuda_version,
+                    tc->ptxas_max_ptx / 10, tc->ptxas_max_ptx % 10);
+}
+
+static const struct target_lowering lowering = {
+    .describe = describe,
+    .attr = attr,
+    .pipeline = pipeline,
+    .serialize = serialize,
+    .check_object = check_object,
+};
+
+const struct target_kind target_kind_nvidia = {
+    .name = "NVIDIA",
+    .fatbin_vendor = FATBIN_VENDOR_NVIDIA,
+    .device_suffix = ".ptx",
+    .device_stage = "ptx",
+    .device_format = FATBIN_FORMAT_PTX,
+    .device_nul = 1,
+    .finished_suffix = ".cubin",
+    .finished_stage = "cubin",
+    .finished_format = FATBIN_FORMAT_CUBIN,
+    .finish_tool = "ptxas",
+    .can_finish = can_finish,
+    .finish_argv = finish_argv,
+    .prepare = prepare,
+    .check = check,
+    .lowering = &lowering,
+};
