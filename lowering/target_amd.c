@@ -47,6 +47,22 @@ static int prepare_module(MlirOperation gpu_module) {
 
 static int prepare(struct toolchain *tc) { return toolchain_rocm_shim(tc); }
 
+#define X TARGET_FEATURE_XNACK
+#define S TARGET_FEATURE_SRAMECC
+#define AMD &target_kind_amd
+
+/* The features column: which target-id features (":xnack-") a chip has. */
+static const struct target_info chips[] = {
+    {"gfx900", AMD, 0, X},      {"gfx906", AMD, 0, X | S},  {"gfx908", AMD, 0, X | S},
+    {"gfx90a", AMD, 0, X | S},  {"gfx942", AMD, 0, X | S},  {"gfx950", AMD, 0, X | S},
+    {"gfx1030", AMD, 0, 0},     {"gfx1100", AMD, 0, 0},     {"gfx1101", AMD, 0, 0},
+    {"gfx1102", AMD, 0, 0},     {"gfx1200", AMD, 0, 0},     {"gfx1201", AMD, 0, 0},
+};
+
+#undef X
+#undef S
+#undef AMD
+
 static const struct target_lowering lowering = {
     .describe = describe,
     .attr = attr,
@@ -63,5 +79,7 @@ const struct target_kind target_kind_amd = {
     .device_format = FATBIN_FORMAT_HSACO,
     .prepare = prepare,
     .takes_features = 1,
+    .chips = chips,
+    .nchips = sizeof chips / sizeof chips[0],
     .lowering = &lowering,
 };

@@ -107,6 +107,8 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
   return argv;
 }
 
+static const struct target_info chips[] = {{"host", &target_kind_host, 0, 0}};
+
 static const struct target_lowering lowering = {
     .describe = describe,
     .attr = attr,
@@ -125,5 +127,7 @@ const struct target_kind target_kind_host = {
     .finish_tool = "cc -shared",
     .can_finish = can_finish,
     .finish_argv = finish_argv,
+    .chips = chips,
+    .nchips = 1,
     .lowering = &lowering,
 };

@@ -103,6 +103,19 @@ static int check(const struct target *t, const struct toolchain *tc) {
                     tc->ptxas_max_ptx / 10, tc->ptxas_max_ptx % 10);
 }
 
+/* The PTX column is the minimum PTX ISA version LLVM's NVPTX backend
+ * accepts for each chip. Asking for exactly that version (instead of the
+ * backend's +ptx60 default, a fatal error for sm_90) keeps the PTX loadable
+ * by the oldest ptxas and driver that support the chip. */
+static const struct target_info chips[] = {
+    {"sm_75", &target_kind_nvidia, 63, 0},   {"sm_80", &target_kind_nvidia, 70, 0},
+    {"sm_86", &target_kind_nvidia, 71, 0},   {"sm_87", &target_kind_nvidia, 74, 0},
+    {"sm_89", &target_kind_nvidia, 78, 0},   {"sm_90", &target_kind_nvidia, 78, 0},
+    {"sm_90a", &target_kind_nvidia, 80, 0},  {"sm_100", &target_kind_nvidia, 86, 0},
+    {"sm_100a", &target_kind_nvidia, 86, 0}, {"sm_120", &target_kind_nvidia, 87, 0},
+    {"sm_120a", &target_kind_nvidia, 87, 0},
+};
+
 static const struct target_lowering lowering = {
     .describe = describe,
     .attr = attr,
@@ -126,5 +139,7 @@ const struct target_kind target_kind_nvidia = {
     .finish_argv = finish_argv,
     .prepare = prepare,
     .check = check,
+    .chips = chips,
+    .nchips = sizeof chips / sizeof chips[0],
     .lowering = &lowering,
 };

@@ -1,44 +1,19 @@
-/* targets.c: the target table and target-id parsing; see targets.h.
- *
- * The PTX column is the minimum PTX ISA version LLVM's NVPTX backend accepts
- * for each chip. Asking for exactly that version (instead of the backend's
- * +ptx60 pipeline default, which is a fatal error for sm_90) keeps the PTX
- * loadable by the oldest ptxas and driver that support the chip. */
+/* targets.c: target-id parsing over the chips of every kind; see targets.h.
+ * The chips are listed in their kinds' files, the kinds in target_list.c. */
 #include "targets.h"
 
 #include "diag.h"
-#include "target_kinds.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define X TARGET_FEATURE_XNACK
-#define S TARGET_FEATURE_SRAMECC
-
-#define NV &target_kind_nvidia
-#define AMD &target_kind_amd
-
-static const struct target_info table[] = {
-    {"sm_75", NV, 63, 0},   {"sm_80", NV, 70, 0},   {"sm_86", NV, 71, 0},
-    {"sm_87", NV, 74, 0},   {"sm_89", NV, 78, 0},   {"sm_90", NV, 78, 0},
-    {"sm_90a", NV, 80, 0},  {"sm_100", NV, 86, 0},  {"sm_100a", NV, 86, 0},
-    {"sm_120", NV, 87, 0},  {"sm_120a", NV, 87, 0},
-    {"gfx900", AMD, 0, X},      {"gfx906", AMD, 0, X | S},  {"gfx908", AMD, 0, X | S},
-    {"gfx90a", AMD, 0, X | S},  {"gfx942", AMD, 0, X | S},  {"gfx950", AMD, 0, X | S},
-    {"gfx1030", AMD, 0, 0},     {"gfx1100", AMD, 0, 0},     {"gfx1101", AMD, 0, 0},
-    {"gfx1102", AMD, 0, 0},     {"gfx1200", AMD, 0, 0},     {"gfx1201", AMD, 0, 0},
-    {"host", &target_kind_host, 0, 0},
-};
-
-#undef NV
-#undef AMD
-#undef X
-#undef S
-
 const char *const target_default_list = "sm_80,sm_90,gfx90a,gfx942,host";
 
-const struct target_kind *const target_kinds[] = {&target_kind_nvidia, &target_kind_amd,
-                                                  &target_kind_host, NULL};
+/* Every chip, kind after kind (target_kinds in target_list.c), in order. */
+#define FOR_EACH_CHIP(info)                                                                        \
+  for (size_t k_ = 0; target_kinds[k_]; k_++)                                                      \
+    for (const struct target_info *info = target_kinds[k_]->chips;                                 \
+         info < target_kinds[k_]->chips + target_kinds[k_]->nchips; info++)
 
 int target_stage_known(const char *name) {
   for (size_t i = 0; target_kinds[i]; i++) {
@@ -52,23 +27,26 @@ int target_stage_known(const char *name) {
 
 char *target_all_list(void) {
   size_t n = 1;
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    n += strlen(table[i].chip) + 1;
+  FOR_EACH_CHIP(info)
+  n += strlen(info->chip) + 1;
   char *s = malloc(n);
   if (!s)
     return NULL;
   s[0] = '\0';
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-    if (i)
+  FOR_EACH_CHIP(info) {
+    if (s[0])
       strcat(s, ",");
-    strcat(s, table[i].chip);
+    strcat(s, info->chip);
   }
   return s;
 }
 
 void target_print_known(FILE *out) {
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    fprintf(out, "%s%s", i ? ", " : "", table[i].chip);
+  int first = 1;
+  FOR_EACH_CHIP(info) {
+    fprintf(out, "%s%s", first ? "" : ", ", info->chip);
+    first = 0;
+  }
   fputc('\n', out);
 }
 
@@ -117,8 +95,7 @@ static int parse_features(const char *spec, const char *rest,
 int target_parse(const char *spec, struct target *out) {
   memset(out, 0, sizeof *out);
   size_t chip_len = strcspn(spec, ":");
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-    const struct target_info *info = &table[i];
+  FOR_EACH_CHIP(info) {
     if (strlen(info->chip) != chip_len || strncmp(info->chip, spec, chip_len) != 0)
       continue;
     out->info = info;

@@ -2,13 +2,13 @@
  * target needs.
  *
  * A target is written as on clang's command line: "sm_90", "sm_90a",
- * "gfx90a", "gfx942:xnack-:sramecc+", "host". Each row of the chip table
- * (targets.c) names its chip and its kind. A kind (NVIDIA, AMD, the host
- * CPU) is one struct target_kind, defined with its pipelines in its own file
- * (target_nvidia.c, target_amd.c, target_host.c): the files it makes, what
- * finishes them, how they go into the fat binary, which --emit stages it
- * has. The driver asks the row and has no vendor branch of its own, so
- * adding a vendor is adding a kind file and its chips. */
+ * "gfx90a", "gfx942:xnack-:sramecc+", "host". A kind of target (NVIDIA,
+ * AMD, the host CPU) is one struct target_kind, defined with its chips and
+ * its pipelines in its own file (target_nvidia.c, target_amd.c,
+ * target_host.c): the files it makes, what finishes them, how they go into
+ * the fat binary, which --emit stages it has. The driver asks the row and
+ * has no vendor branch of its own, so adding a vendor is adding a kind file
+ * and its line in target_list.c. */
 #ifndef GPUCC_TARGETS_H
 #define GPUCC_TARGETS_H
 
@@ -53,6 +53,9 @@ struct target_kind {
   /* Takes target-id features (":xnack-"): the TARGET_FEATURE_* it may have
    * are in the chip's row. */
   int takes_features;
+  /* Its chips, in the order --help and "all" list them. */
+  const struct target_info *chips;
+  size_t nchips;
   const struct target_lowering *lowering;
 };
 
@@ -86,8 +89,9 @@ char *target_all_list(void);
 /* The default list when no --offload-arch is given (documented in --help). */
 extern const char *const target_default_list;
 
-/* The kinds, NULL-terminated: for what applies to every kind (the --emit
- * stages, preparing the toolchain once per kind). */
+/* The kinds, NULL-terminated (target_list.c; a test links a list of its
+ * own): for what applies to every kind (chips, --emit stages, preparing the
+ * toolchain once per kind). */
 extern const struct target_kind *const target_kinds[];
 
 /* True when some kind has the --emit stage `name` ("ptx", "hsaco"). */
