@@ -56,7 +56,7 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
       break;
     case EMIT_FATBIN:
       for (size_t m = 0; m < un->nmodules && n < cap; m++)
-        out[n++] = (struct emitted){un->blob_paths[m], xasprintf("%s-%s.gpucc-fatbin", st, un->module_names[m])};
+        out[n++] = (struct emitted){un->blob_paths[m], xasprintf("%s-%s.gpucc-fatbin", st, unit_module(un, m))};
       break;
     case EMIT_TARGET:
       /* The stage is a kind's device file or its finished object. */
@@ -64,15 +64,15 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
         for (size_t t = 0; t < o->ntargets && n < cap; t++) {
           const struct target *tg = &o->targets[t];
           const struct target_kind *k = tg->info->kind;
-          size_t cell = m * o->ntargets + t;
+          const struct cell *c = unit_cell(un, o->ntargets, m, t);
           const char *src = NULL;
           int is_stage = 0;
           if (k->device_stage && !strcmp(k->device_stage, o->emit_stage))
-            src = un->device_paths[cell], is_stage = 1;
+            src = c->device_path, is_stage = 1;
           else if (k->finished_stage && !strcmp(k->finished_stage, o->emit_stage))
-            src = un->linked_paths[cell], is_stage = 1;
+            src = c->finished_path, is_stage = 1;
           if (is_stage)
-            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, un->module_names[m], tg->id,
+            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, unit_module(un, m), tg->id,
                                                        o->emit_stage)};
         }
       break;

@@ -10,21 +10,24 @@
 
 #include "lowering.h"
 #include "options.h"
+#include "program.h"
 
-#include <mlir-c/IR.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+/* One (gpu.module, target) pair: the files made for it and its cache key. */
+struct cell {
+  const char *device_path;   /* the device job's file: PTX, hsaco, host object */
+  const char *finished_path; /* what the kind's tool makes of it (cubin, .so); NULL if none */
+  char key[65];              /* device object cache key */
+};
 
 /* One MLIR input file on its way to an object file. */
 struct unit {
   const char *input;
-  MlirModule module;
+  struct program *prog;      /* parsed and normalized */
   size_t nmodules;
-  char **module_names;
-  const char **device_paths; /* [module * ntargets + target]: PTX, hsaco, or
-                                host object */
-  const char **linked_paths; /* same shape: the cubin (ptxas) or the host
-                                shared object (cc -shared); NULL if none */
+  struct cell *cells;        /* [module * ntargets + target]: see unit_cell */
   const char **blob_paths;   /* [module]: the fat-binary blob */
   char tag[17];              /* names this TU's blob symbols (hash of the module) */
   const char *host_obj_path; /* host code, referring to the blob symbols */
@@ -34,17 +37,25 @@ struct unit {
   const char *host_mlir_path; /* --emit=mlir-host: temp file, or NULL */
   const char *device_mlir_path; /* --emit=mlir-device: temp file, or NULL */
   const char *host_ll_path;   /* --emit=llvm / -S: temp file, or NULL */
-  char (*keys)[65];          /* [module * ntargets + target]: cache keys */
   int *cached;               /* [target]: every module's objects came from the cache */
 };
 
+static inline struct cell *unit_cell(const struct unit *u, size_t ntargets, size_t m, size_t t) {
+  return &u->cells[m * ntargets + t];
+}
+
+static inline const char *unit_module(const struct unit *u, size_t m) {
+  return program_module_name(u->prog, m);
+}
+
 enum job_kind {
   JOB_DEVICE, /* in-process: all gpu.modules of a unit for one target */
-  JOB_TOOL,   /* spawned: ptxas, cc -shared, cc -c */
+  JOB_TOOL,   /* spawned: ptxas, cc -shared, cc -c, ld -r */
   JOB_BUNDLE, /* in-process: one gpu.module's objects into one blob */
   JOB_HOST,   /* in-process: lower host code, emit its object */
   JOB_FETCH,  /* in-process: one target's objects, copied from the cache */
   JOB_PACK,   /* in-process (--device-only): every object into one file */
+  JOB_LINK,   /* spawned, last: cc links the executable or shared library */
 };
 
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
@@ -52,7 +63,7 @@ enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
 struct job {
   enum job_kind kind;
   char *what;   /* "ptxas: @kernels for sm_90" */
-  char **argv;  /* JOB_TOOL */
+  char **argv;  /* JOB_TOOL, JOB_LINK */
   struct unit *unit;
   size_t target; /* JOB_DEVICE, JOB_BUNDLE: index into options.targets */
   size_t module; /* JOB_BUNDLE */
@@ -81,8 +92,6 @@ struct plan {
   size_t njobs;
   struct device_part *parts; /* --bundle: the .gpucc-device inputs, opened */
   size_t nparts;
-  char **link_argv;     /* NULL with -c */
-  const char *link_tmp; /* temp output renamed to opts->output */
 };
 
 /* After a successful run: copies the stage asked for with --emit=/-S to its
@@ -93,9 +102,10 @@ int plan_finish(struct plan *p);
 int plan_build(struct plan *p, const struct options *o);
 /* Prints every job (-###). */
 void plan_print(const struct plan *p);
-/* Runs the jobs, device jobs and tools up to -j at once (device jobs in
- * forked children, so an LLVM fatal error ends only its job), each as soon
- * as its dependencies are done. At the first failure the running jobs are
+/* Runs the jobs, device jobs, host code and tools up to -j at once
+ * (in-process jobs in forked children, so an LLVM fatal error ends only its
+ * job), each as soon as its dependencies are done; the link, which depends
+ * on every other job, runs last. At the first failure the running jobs are
  * killed and waited for. Returns 0 or -1 (reported). */
 int plan_run(struct plan *p);
 

@@ -3,7 +3,7 @@
  * Exit status: 0 success, 1 compile or tool failure, 2 usage error, 130
  * interrupted (from the signal handler in tmp.c). */
 #include "diag.h"
-#include "frontend.h"
+#include "program.h"
 #include "job.h"
 #include "options.h"
 #include "tmp.h"

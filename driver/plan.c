@@ -9,7 +9,7 @@
 #include "cache.h"
 #include "diag.h"
 #include "fatbin.h"
-#include "frontend.h"
+#include "program.h"
 #include "tmp.h"
 #include "xstr.h"
 
@@ -52,7 +52,7 @@ static struct job *add_job(struct plan *p, enum job_kind kind, struct unit *u, c
  * same module and differs between TUs: a hash of the normalized module. */
 static void compute_tag(struct unit *u) {
   size_t len;
-  char *text = frontend_print_op(mlirModuleGetOperation(u->module), 0, &len);
+  char *text = program_text(u->prog, &len);
   unsigned char sum[FATBIN_SHA256_SIZE];
   fatbin_sha256(text, len, sum);
   free(text);
@@ -73,7 +73,7 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem, size_t fi
   if (!u->blob_obj_paths)
     BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++) {
-    char *name = xasprintf("%s-%s", stem, u->module_names[m]);
+    char *name = xasprintf("%s-%s", stem, unit_module(u, m));
     u->blob_obj_paths[m] = tmp_path(name, ".fatbin.o");
     free(name);
   }
@@ -109,16 +109,15 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem, size_t fi
 
 /* Cache keys: the gpu.module's text (with locations under -g, since they
  * end up in the code) and every parameter that changes the result. */
-static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
+static void compute_keys(struct plan *p, struct unit *u) {
   const struct options *o = p->opts;
-  u->keys = calloc(u->nmodules * o->ntargets + 1, sizeof *u->keys);
   u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
-  if (!u->keys || !u->cached)
+  if (!u->cached)
     BUG("out of memory");
   /* Without a cache, keys are never read: skip printing and hashing. */
   for (size_t m = 0; m < u->nmodules && cache_enabled(); m++) {
     size_t len;
-    char *text = frontend_print_op(mods[m], o->debug_info, &len);
+    char *text = program_module_text(u->prog, m, o->debug_info, &len);
     for (size_t ti = 0; ti < o->ntargets; ti++) {
       const struct target *tg = &o->targets[ti];
       char *params = xasprintf("gpucc-cache-1 gpucc=%s build=%s llvm=%s cuda=%s ptxas=%d target=%s "
@@ -130,7 +129,7 @@ static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
         free(params);
         params = more;
       }
-      cache_key(text, len, params, u->keys[m * o->ntargets + ti]);
+      cache_key(text, len, params, unit_cell(u, o->ntargets, m, ti)->key);
       free(params);
     }
     free(text);
@@ -138,9 +137,8 @@ static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
   for (size_t ti = 0; ti < o->ntargets && cache_enabled(); ti++) {
     int hit = u->nmodules > 0;
     for (size_t m = 0; m < u->nmodules && hit; m++) {
-      size_t cell = m * o->ntargets + ti;
-      hit = cache_has(u->keys[cell], "dev") &&
-            (!u->linked_paths[cell] || cache_has(u->keys[cell], "lnk"));
+      const struct cell *c = unit_cell(u, o->ntargets, m, ti);
+      hit = cache_has(c->key, "dev") && (!c->finished_path || cache_has(c->key, "lnk"));
     }
     u->cached[ti] = hit;
   }
@@ -148,25 +146,18 @@ static void compute_keys(struct plan *p, struct unit *u, MlirOperation *mods) {
 
 static int plan_unit(struct plan *p, struct unit *u) {
   const struct options *o = p->opts;
-  if (frontend_parse(u->input, &u->module) != 0 || frontend_normalize(u->module) != 0)
+  if (program_load(u->input, &u->prog) != 0)
     return -1;
-  MlirOperation *mods;
-  u->nmodules = frontend_gpu_modules(u->module, &mods);
-  u->module_names = calloc(u->nmodules + 1, sizeof *u->module_names);
-  size_t cells = u->nmodules * o->ntargets + 1;
-  u->device_paths = calloc(cells, sizeof *u->device_paths);
-  u->linked_paths = calloc(cells, sizeof *u->linked_paths);
+  u->nmodules = program_module_count(u->prog);
+  u->cells = calloc(u->nmodules * o->ntargets + 1, sizeof *u->cells);
   u->blob_paths = calloc(u->nmodules + 1, sizeof *u->blob_paths);
-  if (!u->module_names || !u->device_paths || !u->linked_paths || !u->blob_paths)
+  if (!u->cells || !u->blob_paths)
     BUG("out of memory");
-  for (size_t m = 0; m < u->nmodules; m++)
-    u->module_names[m] = frontend_symbol_name(mods[m]);
   if (o->emit == EMIT_MLIR_DEVICE) {
     /* The normalized module as it is now: nothing to compile. */
     u->device_mlir_path = tmp_path("device", ".mlir");
-    if (!u->device_mlir_path || lowering_print_op(mlirModuleGetOperation(u->module), u->device_mlir_path) != 0)
+    if (!u->device_mlir_path || program_write(u->prog, u->device_mlir_path) != 0)
       return -1;
-    free(mods);
     return 0;
   }
   if (o->emit == EMIT_MLIR_HOST)
@@ -178,31 +169,30 @@ static int plan_unit(struct plan *p, struct unit *u) {
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
-      char *name = xasprintf("%s-%s-%s", stem, u->module_names[m], tg->id);
+      char *name = xasprintf("%s-%s-%s", stem, unit_module(u, m), tg->id);
       const struct target_kind *k = tg->info->kind;
-      u->device_paths[m * o->ntargets + t] = tmp_path(name, k->device_suffix);
+      struct cell *c = unit_cell(u, o->ntargets, m, t);
+      c->device_path = tmp_path(name, k->device_suffix);
       if (k->finished_suffix && k->can_finish(&p->tc))
-        u->linked_paths[m * o->ntargets + t] = tmp_path(name, k->finished_suffix);
+        c->finished_path = tmp_path(name, k->finished_suffix);
       free(name);
     }
   if (o->bundle) {
     /* Device objects come from the .gpucc-device inputs. */
-    free(mods);
     u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
     size_t first_bundle = p->njobs;
     for (size_t m = 0; m < u->nmodules; m++) {
-      char *name = xasprintf("%s-%s", stem, u->module_names[m]);
+      char *name = xasprintf("%s-%s", stem, unit_module(u, m));
       u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
       free(name);
-      struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", u->module_names[m]));
+      struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", unit_module(u, m)));
       j->module = m;
     }
     int rc = plan_host(p, u, stem, first_bundle, p->njobs);
     free(stem);
     return rc;
   }
-  compute_keys(p, u, mods);
-  free(mods);
+  compute_keys(p, u);
   size_t first_device = p->njobs;
   for (size_t t = 0; t < o->ntargets; t++) {
     struct job *j = u->cached[t]
@@ -213,16 +203,15 @@ static int plan_unit(struct plan *p, struct unit *u) {
   size_t first_tool = p->njobs;
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
-      const char *linked = u->linked_paths[m * o->ntargets + t];
-      const char *dev = u->device_paths[m * o->ntargets + t];
-      if (!linked || u->cached[t])
+      const struct cell *c = unit_cell(u, o->ntargets, m, t);
+      if (!c->finished_path || u->cached[t])
         continue; /* nothing finishes it, or it comes from the cache */
       const struct target *tg = &o->targets[t];
       struct finish_request req = {o->opt_level, o->debug_info, (const char *const *)o->ptxas_args,
                                    o->nptxas_args};
       struct job *j = add_job(p, JOB_TOOL, u, xasprintf("%s: @%s for %s", tg->info->kind->finish_tool,
-                                                        u->module_names[m], tg->id));
-      j->argv = tg->info->kind->finish_argv(&p->tc, tg, &req, dev, linked);
+                                                        unit_module(u, m), tg->id));
+      j->argv = tg->info->kind->finish_argv(&p->tc, tg, &req, c->device_path, c->finished_path);
       j->module = m;
       add_dep(j, first_device + t);
     }
@@ -239,11 +228,11 @@ static int plan_unit(struct plan *p, struct unit *u) {
     return 0;
   }
   for (size_t m = 0; m < u->nmodules; m++) {
-    char *name = xasprintf("%s-%s", stem, u->module_names[m]);
+    char *name = xasprintf("%s-%s", stem, unit_module(u, m));
     u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
     free(name);
     size_t end_tools = p->njobs;
-    struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", u->module_names[m]));
+    struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", unit_module(u, m)));
     j->module = m;
     for (size_t t = 0; t < o->ntargets; t++)
       add_dep(j, first_device + t);
@@ -292,8 +281,8 @@ static int plan_link(struct plan *p) {
   free(dir);
 
   const char *out = o->output ? o->output : "a.out";
-  p->link_tmp = o->dry_run ? out : tmp_output_path(out);
-  if (!p->link_tmp)
+  const char *link_tmp = o->dry_run ? out : tmp_output_path(out);
+  if (!link_tmp)
     return -1;
   size_t cap = o->ninputs + 32, k = 0;
   for (size_t u = 0; u < p->nunits; u++)
@@ -305,7 +294,7 @@ static int plan_link(struct plan *p) {
   if (o->shared)
     argv[k++] = "-shared";
   argv[k++] = "-o";
-  argv[k++] = (char *)p->link_tmp;
+  argv[k++] = (char *)link_tmp;
   size_t u = 0;
   /* Keep the user's order: MLIR objects stand where their inputs stood. */
   for (size_t i = 0; i < o->ninputs; i++) {
@@ -326,7 +315,14 @@ static int plan_link(struct plan *p) {
    * resolved with no scan of its inputs and no libMLIR/libLLVM. */
   argv[k++] = "-lm";
   argv[k] = NULL;
-  p->link_argv = argv;
+  /* A job like the others, after all of them: it reads their objects. */
+  size_t before = p->njobs;
+  struct job *j = add_job(p, JOB_LINK, NULL, xasprintf("link"));
+  j->argv = argv;
+  j->commit_from = link_tmp;
+  j->commit_to = out;
+  for (size_t d = 0; d < before; d++)
+    add_dep(j, d);
   return 0;
 }
 

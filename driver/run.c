@@ -5,7 +5,7 @@
 #include "cache.h"
 #include "diag.h"
 #include "fatbin.h"
-#include "frontend.h"
+#include "program.h"
 #include "proc.h"
 #include "tmp.h"
 
@@ -31,16 +31,17 @@ static void print_job(FILE *out, const struct plan *p, const struct job *j) {
   const struct unit *u = j->unit;
   switch (j->kind) {
   case JOB_TOOL:
+  case JOB_LINK:
     spawn_print(out, j->argv);
     return;
   case JOB_DEVICE:
     fprintf(out, "# gpucc: lower %s for %s ->", u->input, o->targets[j->target].id);
     for (size_t m = 0; m < u->nmodules; m++)
-      fprintf(out, " %s", u->device_paths[m * o->ntargets + j->target]);
+      fprintf(out, " %s", unit_cell(u, o->ntargets, m, j->target)->device_path);
     fputc('\n', out);
     return;
   case JOB_BUNDLE:
-    fprintf(out, "# gpucc: bundle @%s -> %s %s\n", u->module_names[j->module], u->blob_paths[j->module],
+    fprintf(out, "# gpucc: bundle @%s -> %s %s\n", unit_module(u, j->module), u->blob_paths[j->module],
             u->blob_obj_paths ? u->blob_obj_paths[j->module] : "");
     return;
   case JOB_HOST:
@@ -58,8 +59,6 @@ static void print_job(FILE *out, const struct plan *p, const struct job *j) {
 void plan_print(const struct plan *p) {
   for (size_t i = 0; i < p->njobs; i++)
     print_job(stdout, p, &p->jobs[i]);
-  if (p->link_argv)
-    spawn_print(stdout, p->link_argv);
 }
 
 
@@ -97,8 +96,8 @@ static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct obj
   const struct options *o = p->opts;
   for (size_t t = 0; t < o->ntargets; t++) {
     const struct target *tg = &o->targets[t];
-    size_t cell = m * o->ntargets + t;
-    const char *linked = u->linked_paths[cell];
+    const struct cell *c = unit_cell(u, o->ntargets, m, t);
+    const char *linked = c->finished_path;
     void *buf;
     size_t size;
     const struct target_kind *k = tg->info->kind;
@@ -106,17 +105,17 @@ static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct obj
       if (tmp_read_file(linked, &buf, &size) != 0)
         return -1;
       *objects_add(ob, buf) = (struct fatbin_entry){
-          u->module_names[m], (enum fatbin_vendor)k->fatbin_vendor, tg->id,
+          unit_module(u, m), (enum fatbin_vendor)k->fatbin_vendor, tg->id,
           (enum fatbin_format)k->finished_format, buf, size, tg->features};
     }
     if (k->device_format < 0)
       continue; /* only the finished object ships */
-    if (tmp_read_file(u->device_paths[cell], &buf, &size) != 0)
+    if (tmp_read_file(c->device_path, &buf, &size) != 0)
       return -1;
     /* PTX goes in with its NUL (device_nul): the driver's JIT wants a C
      * string, and tmp_read_file leaves one after the data. */
     *objects_add(ob, buf) = (struct fatbin_entry){
-        u->module_names[m], (enum fatbin_vendor)k->fatbin_vendor, tg->id,
+        unit_module(u, m), (enum fatbin_vendor)k->fatbin_vendor, tg->id,
         (enum fatbin_format)k->device_format, buf, size + (k->device_nul ? 1 : 0), tg->features};
   }
   return 0;
@@ -128,7 +127,7 @@ static int collect_parts(struct plan *p, struct unit *u, size_t m, struct object
     struct device_part *dp = &p->parts[k];
     for (size_t i = 0; i < fatbin_count(dp->fb); i++) {
       const struct fatbin_entry *e = fatbin_get(dp->fb, i);
-      if (strcmp(e->module, u->module_names[m]) != 0)
+      if (strcmp(e->module, unit_module(u, m)) != 0)
         continue;
       const void *data;
       size_t size;
@@ -148,7 +147,7 @@ static int collect_parts(struct plan *p, struct unit *u, size_t m, struct object
     }
   }
   if (ob->n == 0)
-    return diag_error("no .gpucc-device input has objects for gpu.module @%s", u->module_names[m]);
+    return diag_error("no .gpucc-device input has objects for gpu.module @%s", unit_module(u, m));
   return 0;
 }
 
@@ -187,12 +186,12 @@ static int write_objects(struct plan *p, struct objects *ob, const char *path, c
 static void store_in_cache(const struct plan *p, const struct unit *u, size_t m) {
   const struct options *o = p->opts;
   for (size_t t = 0; t < o->ntargets && cache_enabled(); t++) {
-    size_t cell = m * o->ntargets + t;
+    const struct cell *c = unit_cell(u, o->ntargets, m, t);
     if (u->cached[t])
       continue;
-    cache_store(u->keys[cell], "dev", u->device_paths[cell]);
-    if (u->linked_paths[cell])
-      cache_store(u->keys[cell], "lnk", u->linked_paths[cell]);
+    cache_store(c->key, "dev", c->device_path);
+    if (c->finished_path)
+      cache_store(c->key, "lnk", c->finished_path);
   }
 }
 
@@ -207,12 +206,12 @@ static int run_bundle(struct plan *p, struct job *j) {
   size_t size = 0;
   if (rc == 0) {
     char what[300];
-    snprintf(what, sizeof what, "@%s", u->module_names[j->module]);
+    snprintf(what, sizeof what, "@%s", unit_module(u, j->module));
     rc = write_objects(p, &ob, u->blob_paths[j->module], what, &blob, &size);
   }
   objects_free(&ob);
   if (rc == 0 && u->blob_obj_paths)
-    rc = lowering_blob_object(u->blob_obj_paths[j->module], u->tag, u->module_names[j->module],
+    rc = lowering_blob_object(u->blob_obj_paths[j->module], u->tag, unit_module(u, j->module),
                               blob, size);
   free(blob);
   return rc;
@@ -241,7 +240,7 @@ static int run_pack(struct plan *p, struct job *j) {
 static int run_host(struct plan *p, struct job *j) {
   const struct options *o = p->opts;
   struct unit *u = j->unit;
-  return lowering_host(u->module, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
+  return lowering_host(u->prog, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
                        u->host_mlir_path, u->host_ll_path);
 }
 
@@ -249,11 +248,11 @@ static int run_fetch(struct plan *p, struct job *j) {
   const struct options *o = p->opts;
   struct unit *u = j->unit;
   for (size_t m = 0; m < u->nmodules; m++) {
-    size_t cell = m * o->ntargets + j->target;
-    if (cache_fetch(u->keys[cell], "dev", u->device_paths[cell]) != 0 ||
-        (u->linked_paths[cell] && cache_fetch(u->keys[cell], "lnk", u->linked_paths[cell]) != 0))
+    const struct cell *c = unit_cell(u, o->ntargets, m, j->target);
+    if (cache_fetch(c->key, "dev", c->device_path) != 0 ||
+        (c->finished_path && cache_fetch(c->key, "lnk", c->finished_path) != 0))
       return diag_error("cache entry for @%s, %s vanished while in use; run again",
-                        u->module_names[m], o->targets[j->target].id);
+                        unit_module(u, m), o->targets[j->target].id);
   }
   return 0;
 }
@@ -266,6 +265,7 @@ static int run_job(struct plan *p, struct job *j) {
   case JOB_PACK:
     return run_pack(p, j);
   case JOB_TOOL:
+  case JOB_LINK:
     return spawn_run(j->argv, NULL, j->what);
   case JOB_DEVICE: {
     const struct unit *u = j->unit;
@@ -273,8 +273,8 @@ static int run_job(struct plan *p, struct job *j) {
     if (!paths)
       BUG("out of memory");
     for (size_t m = 0; m < u->nmodules; m++)
-      paths[m] = u->device_paths[m * o->ntargets + j->target];
-    int rc = lowering_device(u->module, &o->targets[j->target], &p->tc, o->opt_level,
+      paths[m] = unit_cell(u, o->ntargets, m, j->target)->device_path;
+    int rc = lowering_device(u->prog, &o->targets[j->target], &p->tc, o->opt_level,
                              o->debug_info, paths);
     free(paths);
     return rc;
@@ -297,7 +297,7 @@ static int ready(const struct plan *p, const struct job *j) {
 /* Starts job j without waiting: device jobs in a forked child (which has
  * the parsed module already), tools with posix_spawn. */
 static int start_job(struct plan *p, struct job *j) {
-  if (j->kind == JOB_TOOL)
+  if (j->kind == JOB_TOOL || j->kind == JOB_LINK)
     return spawn_start(j->argv, NULL, j->what, &j->pid);
   fflush(NULL);
   pid_t pid = fork();
@@ -401,12 +401,13 @@ int plan_run(struct plan *p) {
     running--;
     j->state = JOB_DONE;
     done++;
-    int ok = j->kind == JOB_TOOL ? spawn_check_status(status, j->argv[0], j->what) == 0
+    int tool = j->kind == JOB_TOOL || j->kind == JOB_LINK;
+    int ok = tool ? spawn_check_status(status, j->argv[0], j->what) == 0
                                  : WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!ok) {
-      if (j->kind != JOB_TOOL && WIFSIGNALED(status))
+      if (!tool && WIFSIGNALED(status))
         diag_error("%s: killed by signal %d", j->what, WTERMSIG(status));
-      else if (j->kind != JOB_TOOL && !(WIFEXITED(status) && WEXITSTATUS(status) == 1))
+      else if (!tool && !(WIFEXITED(status) && WEXITSTATUS(status) == 1))
         diag_error("%s failed", j->what); /* else the child reported the details */
       kill_running(p);
       return -1;
@@ -417,17 +418,6 @@ int plan_run(struct plan *p) {
     }
     if (verbose)
       fprintf(stderr, "gpucc: %.3f s  %s\n", now() - j->started, j->what);
-  }
-  if (p->link_argv) {
-    if (verbose)
-      spawn_print(stderr, p->link_argv);
-    double t0 = now();
-    if (spawn_run(p->link_argv, NULL, "link") != 0)
-      return -1;
-    if (tmp_commit(p->link_tmp, p->opts->output ? p->opts->output : "a.out") != 0)
-      return -1;
-    if (verbose)
-      fprintf(stderr, "gpucc: %.3f s  link\n", now() - t0);
   }
   cache_trim();
   if (verbose)

@@ -8,11 +8,14 @@
 #ifndef GPUCC_FRONTEND_H
 #define GPUCC_FRONTEND_H
 
+#include "program.h"
+
 #include <mlir-c/IR.h>
 #include <stddef.h>
 
-/* Creates the shared context (once per gpucc process). Returns 0 or -1. */
-int frontend_init(void);
+/* The module behind a program (program.h), for lowering/. */
+MlirModule program_mlir(const struct program *p);
+
 MlirContext frontend_context(void);
 void frontend_shutdown(void);
 
@@ -73,6 +76,10 @@ int frontend_same_location(MlirLocation loc, const char *file, unsigned line, un
 /* The top-level gpu.module ops of a module, in order. Returns the count;
  * *ops is malloc'ed (caller frees). */
 size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops);
+
+/* Writes an operation's textual form to path (checked, not atomic: callers
+ * write to a temp name). Returns 0 or -1 (reported). */
+int frontend_write_op(MlirOperation op, const char *path);
 
 /* An operation's textual form (with locations when debug_info is set), as a
  * NUL-terminated malloc'ed string of *len bytes. */

@@ -82,8 +82,9 @@ static int write_serialized(MlirModule dev, const struct target *t, const struct
   return 0;
 }
 
-int lowering_device(MlirModule module, const struct target *t, const struct toolchain *tc,
+int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
                     int opt, int debug, const char *const *out_paths) {
+  MlirModule module = program_mlir(prog);
   const struct target_lowering *l = t->info->kind->lowering;
   char activity[256];
   snprintf(activity, sizeof activity, "device code for target '%s'", t->id);

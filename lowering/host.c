@@ -236,28 +236,9 @@ int lowering_blob_object(const char *path, const char *tag, const char *module, 
   return rc;
 }
 
-struct file_sink {
-  FILE *f;
-};
-
-static void write_chunk(MlirStringRef s, void *ud) {
-  fwrite(s.data, 1, s.length, ((struct file_sink *)ud)->f);
-}
-
-int lowering_print_op(MlirOperation op, const char *path) {
-  struct file_sink sink = {fopen(path, "w")};
-  if (!sink.f)
-    return diag_error("cannot open '%s' for writing: %s", path, strerror(errno));
-  mlirOperationPrint(op, write_chunk, &sink);
-  fputc('\n', sink.f);
-  int bad = fflush(sink.f) != 0 || ferror(sink.f);
-  if (fclose(sink.f) != 0 || bad)
-    return diag_error("cannot write '%s'", path);
-  return 0;
-}
-
-int lowering_host(MlirModule module, const char *tag, int opt, int debug, const char *obj_path,
+int lowering_host(struct program *prog, const char *tag, int opt, int debug, const char *obj_path,
                   const char *mlir_path, const char *ll_path) {
+  MlirModule module = program_mlir(prog);
   frontend_set_activity("host code");
   int rc = -1;
   LLVMContextRef llctx = NULL;
@@ -268,7 +249,7 @@ int lowering_host(MlirModule module, const char *tag, int opt, int debug, const 
   if (embed_placeholders(module) != 0 || fix_void_main(module) != 0 ||
       frontend_lower(module, pipeline, "the host", host_lowered) != 0)
     goto out;
-  if (mlir_path && lowering_print_op(mlirModuleGetOperation(module), mlir_path) != 0)
+  if (mlir_path && frontend_write_op(mlirModuleGetOperation(module), mlir_path) != 0)
     goto out;
   llctx = LLVMContextCreate();
   mod = mlirTranslateModuleToLLVMIR(mlirModuleGetOperation(module), llctx);

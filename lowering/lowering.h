@@ -14,8 +14,9 @@
 
 #include "targets.h"
 
-#include <mlir-c/IR.h>
 #include <stddef.h>
+
+struct program; /* frontend/program.h */
 
 /* Where the external pieces are. Filled by toolchain_find. */
 struct toolchain {
@@ -39,11 +40,12 @@ int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_
  * serialization needs. Returns 0 or -1 (reported). */
 int toolchain_rocm_shim(struct toolchain *tc);
 
-/* Compiles every gpu.module of `module` (not modified) for one target, with
- * optimization level opt (0-3), with line tables when debug is set. out_paths[i] receives the device file for the
- * i-th gpu.module (as listed by frontend_gpu_modules). Returns 0 or -1
- * (reported, naming the target). */
-int lowering_device(MlirModule module, const struct target *t, const struct toolchain *tc,
+/* Compiles every gpu.module of the program (not modified) for one target,
+ * with optimization level opt (0-3), with line tables when debug is set.
+ * out_paths[i] receives the device file of the i-th gpu.module (as
+ * program_module_name lists them). Returns 0 or -1 (reported, naming the
+ * target). */
+int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
                     int opt, int debug, const char *const *out_paths);
 
 /* The symbols that hold gpu.module `module`'s fat binary and its size in a
@@ -57,16 +59,14 @@ int lowering_blob_object(const char *path, const char *tag, const char *module, 
                          size_t size);
 
 /* Lowers the host side to LLVM IR and writes a native PIC object to obj_path.
+ * The program's module is lowered in place: it is good for nothing else
+ * afterwards, so the driver runs this in a child process.
  * A `func.func @main()` without results gets an int main returning 0.
  * tag names the blob symbols (lowering_blob_symbol). debug adds line
  * tables. With mlir_path / ll_path non-NULL, also writes the
  * host module in the LLVM dialect / the LLVM IR text there.
  * Returns 0 or -1 (reported). */
-int lowering_host(MlirModule module, const char *tag, int opt, int debug, const char *obj_path,
+int lowering_host(struct program *prog, const char *tag, int opt, int debug, const char *obj_path,
                   const char *mlir_path, const char *ll_path);
-
-/* Writes an operation's textual form to path (checked, not atomic: callers
- * write to a temp name). Returns 0 or -1 (reported). */
-int lowering_print_op(MlirOperation op, const char *path);
 
 #endif

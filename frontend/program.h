@@ -1,0 +1,36 @@
+/* program.h: what the driver sees of an MLIR input, with no MLIR type.
+ *
+ * The driver plans and runs jobs; it never touches MLIR itself. A struct
+ * program is one input, parsed, verified and normalized (frontend.h has
+ * what that means), with its gpu.modules named; lowering.h takes it as is.
+ * The MLIR context behind every program is frontend_init's. */
+#ifndef GPUCC_PROGRAM_H
+#define GPUCC_PROGRAM_H
+
+#include <stddef.h>
+
+struct program;
+
+/* Creates the shared context (once per gpucc process). Returns 0 or -1. */
+int frontend_init(void);
+
+/* Parses, verifies and normalizes a file (text or bytecode; "-" reads
+ * standard input). Returns 0 with *out set, or -1 after reporting. */
+int program_load(const char *path, struct program **out);
+
+/* Its gpu.modules, in order, by name. */
+size_t program_module_count(const struct program *p);
+const char *program_module_name(const struct program *p, size_t m);
+
+/* The text of the whole normalized module, or of gpu.module m (with
+ * locations when debug_info is set: they end up in the code): what cache
+ * keys and blob symbol tags are made of. NUL-terminated, malloc'ed, *len
+ * bytes. */
+char *program_text(const struct program *p, size_t *len);
+char *program_module_text(const struct program *p, size_t m, int debug_info, size_t *len);
+
+/* Writes the normalized module as MLIR text (--emit=mlir-device). Returns
+ * 0 or -1 (reported). */
+int program_write(const struct program *p, const char *path);
+
+#endif
