@@ -22,6 +22,7 @@
  * Address space 3 stays in the IR: x86 treats it as ordinary memory. */
 #include "host_kernels.h"
 
+#include "../runtime/host_abi.h" /* the contract: one source of truth */
 #include "diag.h"
 
 #include <llvm-c/Core.h>
@@ -31,11 +32,18 @@
 #include <string.h>
 
 #define PTX_KERNEL_CC 71 /* llvm::CallingConv::PTX_Kernel */
-#define HOST_ABI_VERSION 1
-#define SUBGROUP_SIZE 32
+#define SUBGROUP_SIZE GPUCC_HOST_SUBGROUP_SIZE
 
 /* Field indices of struct gpucc_host_ctx. */
-enum { CTX_TID, CTX_CTAID, CTX_NTID, CTX_NCTAID, CTX_SHARED, CTX_SCHED };
+enum {
+  CTX_TID = GPUCC_HOST_CTX_TID,
+  CTX_CTAID = GPUCC_HOST_CTX_CTAID,
+  CTX_NTID = GPUCC_HOST_CTX_NTID,
+  CTX_NCTAID = GPUCC_HOST_CTX_NCTAID,
+  CTX_SHARED = GPUCC_HOST_CTX_SHARED,
+  CTX_SCHED = GPUCC_HOST_CTX_SCHED,
+  CTX_SCRATCH = GPUCC_HOST_CTX_SCRATCH,
+};
 
 struct rewriter {
   LLVMModuleRef mod;
@@ -417,7 +425,7 @@ static LLVMValueRef new_entry(struct rewriter *rw, const char *kname, const char
 }
 
 static void emit_thread_entry(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {
-  LLVMValueRef f = new_entry(rw, kname, "__gpucc_thread");
+  LLVMValueRef f = new_entry(rw, kname, GPUCC_HOST_THREAD_SUFFIX);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(rw->c, f, "entry"));
   unsigned n = LLVMCountParams(kernel);
@@ -470,7 +478,7 @@ static void close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef 
 }
 
 static void emit_block_entry(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {
-  LLVMValueRef f = new_entry(rw, kname, "__gpucc_block");
+  LLVMValueRef f = new_entry(rw, kname, GPUCC_HOST_BLOCK_SUFFIX);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(rw->c, f, "entry"));
   /* A private copy of the context: once the kernel is inlined, its fields
@@ -566,6 +574,41 @@ static void rename_library_calls(struct rewriter *rw) {
   }
 }
 
+/* K__gpucc_params: the number of kernel parameters, then each one's size,
+ * which the runtime copies when it queues a launch. */
+static void emit_params_table(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(kernel);
+  unsigned n = LLVMCountParamTypes(fty); /* ctx first */
+  LLVMTypeRef *types = calloc(n + 1, sizeof *types);
+  LLVMValueRef *sizes = calloc(n + 1, sizeof *sizes);
+  if (!types || !sizes)
+    BUG("out of memory");
+  LLVMGetParamTypes(fty, types);
+  sizes[0] = LLVMConstInt(rw->i32, n - 1, 0);
+  for (unsigned i = 1; i < n; i++)
+    sizes[i] = LLVMConstInt(rw->i32, LLVMStoreSizeOfType(rw->td, types[i]), 0);
+  char name[512];
+  snprintf(name, sizeof name, "%s" GPUCC_HOST_PARAMS_SUFFIX, kname);
+  LLVMValueRef init = LLVMConstArray2(rw->i32, sizes, n);
+  LLVMValueRef g = LLVMAddGlobal(rw->mod, LLVMTypeOf(init), name);
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMExternalLinkage);
+  free(types);
+  free(sizes);
+}
+
+/* K__gpucc_fibers: why the kernel has no block entry (GPUCC_LOG shows it). */
+static void emit_fibers_reason(struct rewriter *rw, const char *kname, const char *why) {
+  char name[512];
+  snprintf(name, sizeof name, "%s" GPUCC_HOST_FIBERS_SUFFIX, kname);
+  LLVMValueRef init = LLVMConstStringInContext2(rw->c, why, strlen(why), 0);
+  LLVMValueRef g = LLVMAddGlobal(rw->mod, LLVMTypeOf(init), name);
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMExternalLinkage);
+}
+
 static void add_constant(struct rewriter *rw, const char *name, LLVMTypeRef ty, uint64_t v) {
   LLVMValueRef g = LLVMAddGlobal(rw->mod, ty, name);
   LLVMSetInitializer(g, LLVMConstInt(ty, v, 0));
@@ -583,8 +626,8 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
   rw.i64 = LLVMInt64TypeInContext(rw.c);
   rw.ptr = LLVMPointerTypeInContext(rw.c, 0);
   LLVMTypeRef dim3 = LLVMArrayType2(rw.i32, 3);
-  LLVMTypeRef fields[6] = {dim3, dim3, dim3, dim3, rw.ptr, rw.ptr};
-  rw.ctx_ty = LLVMStructTypeInContext(rw.c, fields, 6, 0);
+  LLVMTypeRef fields[GPUCC_HOST_CTX_FIELDS] = {dim3, dim3, dim3, dim3, rw.ptr, rw.ptr, rw.ptr};
+  rw.ctx_ty = LLVMStructTypeInContext(rw.c, fields, GPUCC_HOST_CTX_FIELDS, 0);
 
   /* Kernels first: collect them before adding functions to the module. */
   size_t nk = 0;
@@ -622,15 +665,18 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
     rc = diag_error("host target: cannot place workgroup memory of gpu.module @%s", module_name);
   for (size_t i = 0; i < nk && rc == 0; i++) {
     emit_thread_entry(&rw, impls[i], names[i]);
+    emit_params_table(&rw, impls[i], names[i]);
     if (!syncs[i])
       emit_block_entry(&rw, impls[i], names[i]);
+    else
+      emit_fibers_reason(&rw, names[i], "its threads synchronize");
     LLVMAddAttributeAtIndex(impls[i], LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(rw.c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
   }
   if (rc == 0) {
     rename_library_calls(&rw);
-    add_constant(&rw, "gpucc_host_shared_bytes", rw.i64, rw.shared_bytes);
-    add_constant(&rw, "gpucc_host_abi_version", rw.i32, HOST_ABI_VERSION);
+    add_constant(&rw, GPUCC_HOST_SHARED_BYTES_SYMBOL, rw.i64, rw.shared_bytes);
+    add_constant(&rw, GPUCC_HOST_ABI_VERSION_SYMBOL, rw.i32, GPUCC_HOST_ABI_VERSION);
   }
   free(impls);
   free(syncs);

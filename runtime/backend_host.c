@@ -1,12 +1,15 @@
 /* backend_host.c: the `host` backend, running kernels on the CPU.
  *
  * Chosen when no GPU backend finds a device, or with GPUCC_BACKEND=host. It
- * needs no driver: device memory is host memory, and every operation
- * completes before it returns, which gives the ordering a stream promises
- * (each stream runs in order, an event is complete once recorded, and a wait
- * never blocks). Kernels come from the `host` object of the fat binary, an
- * x86-64 shared object loaded from memory (memfd) with dlopen; the grid runs
- * on host_exec.c's worker pool. */
+ * needs no driver: device memory is host memory. Operations on a stream are
+ * queued (host_stream.c) and run in order on a thread of their own, so that
+ * kernels of two streams overlap as on a GPU; operations on the NULL stream
+ * run before the call returns. A queued launch copies its arguments (their
+ * sizes are in the host object), as cuLaunchKernel does: the caller reuses
+ * the params array at once. Freeing memory and unloading a module first
+ * wait for every stream, since queued work may still use them. Kernels come
+ * from the `host` object of the fat binary, an x86-64 shared object loaded
+ * from memory (memfd) with dlopen; grids run on host_exec.c's worker pool. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "host_exec.h"
+#include "host_stream.h"
 #include "rt.h"
 
 /* A loaded host object and the kernels looked up in it so far (MLIR's
@@ -26,6 +30,7 @@ struct host_function {
   struct host_function *next;
   char *name;
   struct rt_host_kernel kernel;
+  const uint32_t *params; /* K__gpucc_params: count, then each size */
 };
 
 struct host_module {
@@ -35,11 +40,6 @@ struct host_module {
   uint64_t shared_bytes;
   pthread_mutex_t lock;
   struct host_function *functions;
-};
-
-/* Streams and events need distinct non-NULL handles and nothing else. */
-struct host_handle {
-  int kind;
 };
 
 static int host_probe(int ordinal, struct rt_device *dev, char *why, size_t whylen) {
@@ -88,8 +88,8 @@ static int host_module_load(const void *image, size_t size, int text, void **mod
     close(fd);
     return rt_fail_msg(e, "cannot load the host object: %s", dlerror());
   }
-  const uint32_t *abi = dlsym(dl, "gpucc_host_abi_version");
-  const uint64_t *shared = dlsym(dl, "gpucc_host_shared_bytes");
+  const uint32_t *abi = dlsym(dl, GPUCC_HOST_ABI_VERSION_SYMBOL);
+  const uint64_t *shared = dlsym(dl, GPUCC_HOST_SHARED_BYTES_SYMBOL);
   if (!abi || *abi != GPUCC_HOST_ABI_VERSION || !shared) {
     unsigned got = abi ? *abi : 0;
     dlclose(dl);
@@ -119,6 +119,7 @@ static int host_module_load_jit(const char *text, int opt_level, void **module, 
 static int host_module_unload(void *module, struct rt_err *e) {
   (void)e;
   struct host_module *m = module;
+  rt_host_streams_drain(); /* queued kernels run this object's code */
   for (struct host_function *f = m->functions, *next; f; f = next) {
     next = f->next;
     free(f->name);
@@ -150,16 +151,28 @@ static int host_module_function(void *module, const char *name, void **function,
     pthread_mutex_unlock(&m->lock);
     return rt_fail_msg(e, "out of memory");
   }
-  snprintf(sym, n, "%s__gpucc_thread", name);
+  snprintf(sym, n, "%s" GPUCC_HOST_THREAD_SUFFIX, name);
   f->kernel.thread = (rt_host_entry)dlsym(m->dl, sym);
-  snprintf(sym, n, "%s__gpucc_block", name);
+  snprintf(sym, n, "%s" GPUCC_HOST_BLOCK_SUFFIX, name);
   f->kernel.block = (rt_host_entry)dlsym(m->dl, sym);
+  snprintf(sym, n, "%s" GPUCC_HOST_PARAMS_SUFFIX, name);
+  f->params = dlsym(m->dl, sym);
+  snprintf(sym, n, "%s" GPUCC_HOST_SCRATCH_SUFFIX, name);
+  const uint64_t *scratch = dlsym(m->dl, sym);
+  f->kernel.scratch_bytes = scratch && f->kernel.block ? *scratch : 0;
+  snprintf(sym, n, "%s" GPUCC_HOST_FIBERS_SUFFIX, name);
+  const char *why = dlsym(m->dl, sym);
   free(sym);
-  if (!f->kernel.thread) {
+  if (!f->kernel.thread || !f->params) {
+    int found = f->kernel.thread != NULL;
     free(f), free(copy);
     pthread_mutex_unlock(&m->lock);
+    if (found)
+      return rt_fail_msg(e, "kernel '%s' of the host object has no parameter table", name);
     return rt_fail_msg(e, "no kernel named '%s' in the host object", name);
   }
+  if (!f->kernel.block)
+    rt_log("host kernel '%s' runs its threads on fibers: %s", name, why ? why : "(no reason given)");
   f->kernel.shared_bytes = m->shared_bytes;
   f->name = copy;
   f->next = m->functions;
@@ -167,6 +180,42 @@ static int host_module_function(void *module, const char *name, void **function,
   *function = f;
   pthread_mutex_unlock(&m->lock);
   return 0;
+}
+
+/* A launch queued on a stream, with its own copy of the arguments. */
+struct launch_op {
+  struct rt_host_op op;
+  const struct host_function *f;
+  struct rt_host_grid grid;
+  void *params[]; /* then the argument bytes */
+};
+
+static int run_launch_op(struct rt_host_op *op, char *err, size_t errlen) {
+  struct launch_op *l = (struct launch_op *)op;
+  char why[256];
+  if (rt_host_run(&l->f->kernel, &l->grid, why, sizeof why) == 0)
+    return 0;
+  snprintf(err, errlen, "kernel '%s' failed on the CPU: %s", l->f->name, why);
+  return -1;
+}
+
+/* Copies the arguments after the params array, each 16-byte aligned. */
+static struct launch_op *copy_launch(const struct host_function *f, void **params) {
+  uint32_t n = f->params[0];
+  size_t head = (sizeof(struct launch_op) + n * sizeof(void *) + 15) & ~(size_t)15;
+  size_t bytes = head;
+  for (uint32_t i = 0; i < n; i++)
+    bytes += (f->params[1 + i] + 15) & ~(size_t)15;
+  struct launch_op *l = calloc(1, bytes);
+  if (!l)
+    return NULL;
+  char *at = (char *)l + head;
+  for (uint32_t i = 0; i < n; i++) {
+    memcpy(at, params[i], f->params[1 + i]);
+    l->params[i] = at;
+    at += (f->params[1 + i] + 15) & ~(size_t)15;
+  }
+  return l;
 }
 
 static int host_launch(const struct rt_launch *l, struct rt_err *e) {
@@ -177,37 +226,76 @@ static int host_launch(const struct rt_launch *l, struct rt_err *e) {
     g.block[d] = l->block[d];
   }
   char err[256];
-  if (rt_host_run(&f->kernel, &g, err, sizeof err) != 0)
+  if (!l->stream) {
+    if (rt_host_run(&f->kernel, &g, err, sizeof err) != 0)
+      return rt_fail_msg(e, "cannot run kernel '%s' on the CPU: %s", f->name, err);
+    return 0;
+  }
+  if (rt_host_check(&g, err, sizeof err) != 0)
     return rt_fail_msg(e, "cannot run kernel '%s' on the CPU: %s", f->name, err);
+  struct launch_op *op = copy_launch(f, l->params);
+  if (!op)
+    return rt_fail_msg(e, "out of memory queuing kernel '%s'", f->name);
+  op->op.run = run_launch_op;
+  op->f = f;
+  op->grid = g;
+  op->grid.params = op->params;
+  rt_host_stream_enqueue(l->stream, &op->op);
   return 0;
 }
 
-static int new_handle(void **out, struct rt_err *e) {
-  struct host_handle *h = calloc(1, sizeof *h);
-  if (!h)
+static int host_stream_create(void **out, struct rt_err *e) {
+  struct rt_host_stream *s = rt_host_stream_create();
+  if (!s)
     return rt_fail_msg(e, "out of memory");
-  *out = h;
+  *out = s;
   return 0;
 }
 
-static int free_handle(void *h, struct rt_err *e) {
-  (void)e;
-  free(h);
+static int host_stream_destroy(void *stream, struct rt_err *e) {
+  char err[512];
+  if (rt_host_stream_destroy(stream, err, sizeof err) != 0)
+    return rt_fail_msg(e, "%s", err);
   return 0;
 }
 
-static int nothing_to_wait(void *h, struct rt_err *e) {
-  (void)h, (void)e;
+static int host_stream_synchronize(void *stream, struct rt_err *e) {
+  /* The NULL stream has nothing in flight: its operations ran at once. */
+  char err[512];
+  if (stream && rt_host_stream_synchronize(stream, err, sizeof err) != 0)
+    return rt_fail_msg(e, "%s", err);
   return 0;
 }
 
 static int host_stream_wait_event(void *stream, void *event, struct rt_err *e) {
-  (void)stream, (void)event, (void)e;
+  if (rt_host_stream_wait_event(stream, event) != 0)
+    return rt_fail_msg(e, "out of memory");
+  return 0;
+}
+
+static int host_event_create(void **out, struct rt_err *e) {
+  struct rt_host_event *ev = rt_host_event_create();
+  if (!ev)
+    return rt_fail_msg(e, "out of memory");
+  *out = ev;
+  return 0;
+}
+
+static int host_event_destroy(void *event, struct rt_err *e) {
+  (void)e;
+  rt_host_event_destroy(event);
+  return 0;
+}
+
+static int host_event_synchronize(void *event, struct rt_err *e) {
+  (void)e;
+  rt_host_event_synchronize(event);
   return 0;
 }
 
 static int host_event_record(void *event, void *stream, struct rt_err *e) {
-  (void)event, (void)stream, (void)e;
+  (void)e;
+  rt_host_event_record(event, stream);
   return 0;
 }
 
@@ -225,29 +313,86 @@ static int host_mem_alloc(size_t bytes, int host_shared, void **ptr, struct rt_e
 
 static int host_mem_free(void *ptr, struct rt_err *e) {
   (void)e;
+  /* As cuMemFree, after the work in flight, which may use the memory. */
+  rt_host_streams_drain();
   free(ptr);
   return 0;
 }
 
+/* Copies and fills queued on a stream. */
+struct memory_op {
+  struct rt_host_op op;
+  void *dst;
+  const void *src;
+  size_t count; /* bytes for a copy, elements for a fill */
+  uint32_t value;
+};
+
+static void fill32(void *dst, uint32_t value, size_t count) {
+  uint32_t *p = dst;
+  for (size_t i = 0; i < count; i++)
+    p[i] = value;
+}
+
+static void fill16(void *dst, uint16_t value, size_t count) {
+  uint16_t *p = dst;
+  for (size_t i = 0; i < count; i++)
+    p[i] = value;
+}
+
+static int run_copy(struct rt_host_op *op, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  struct memory_op *m = (struct memory_op *)op;
+  memmove(m->dst, m->src, m->count);
+  return 0;
+}
+
+static int run_set32(struct rt_host_op *op, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  struct memory_op *m = (struct memory_op *)op;
+  fill32(m->dst, m->value, m->count);
+  return 0;
+}
+
+static int run_set16(struct rt_host_op *op, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  struct memory_op *m = (struct memory_op *)op;
+  fill16(m->dst, (uint16_t)m->value, m->count);
+  return 0;
+}
+
+static int queue_memory(void *stream, int (*run)(struct rt_host_op *, char *, size_t), void *dst,
+                        const void *src, size_t count, uint32_t value, struct rt_err *e) {
+  struct memory_op *m = calloc(1, sizeof *m);
+  if (!m)
+    return rt_fail_msg(e, "out of memory");
+  m->op.run = run;
+  m->dst = dst;
+  m->src = src;
+  m->count = count;
+  m->value = value;
+  rt_host_stream_enqueue(stream, &m->op);
+  return 0;
+}
+
 static int host_mem_copy(void *dst, const void *src, size_t bytes, void *stream, struct rt_err *e) {
-  (void)stream, (void)e;
+  if (stream)
+    return queue_memory(stream, run_copy, dst, src, bytes, 0, e);
   memmove(dst, src, bytes);
   return 0;
 }
 
 static int host_mem_set32(void *dst, uint32_t value, size_t count, void *stream, struct rt_err *e) {
-  (void)stream, (void)e;
-  uint32_t *p = dst;
-  for (size_t i = 0; i < count; i++)
-    p[i] = value;
+  if (stream)
+    return queue_memory(stream, run_set32, dst, NULL, count, value, e);
+  fill32(dst, value, count);
   return 0;
 }
 
 static int host_mem_set16(void *dst, uint16_t value, size_t count, void *stream, struct rt_err *e) {
-  (void)stream, (void)e;
-  uint16_t *p = dst;
-  for (size_t i = 0; i < count; i++)
-    p[i] = value;
+  if (stream)
+    return queue_memory(stream, run_set16, dst, NULL, count, value, e);
+  fill16(dst, value, count);
   return 0;
 }
 
@@ -286,13 +431,13 @@ const struct rt_backend rt_backend_host = {
     .module_function = host_module_function,
     .launch = host_launch,
     .launch_cluster = NULL,
-    .stream_create = new_handle,
-    .stream_destroy = free_handle,
-    .stream_synchronize = nothing_to_wait,
+    .stream_create = host_stream_create,
+    .stream_destroy = host_stream_destroy,
+    .stream_synchronize = host_stream_synchronize,
     .stream_wait_event = host_stream_wait_event,
-    .event_create = new_handle,
-    .event_destroy = free_handle,
-    .event_synchronize = nothing_to_wait,
+    .event_create = host_event_create,
+    .event_destroy = host_event_destroy,
+    .event_synchronize = host_event_synchronize,
     .event_record = host_event_record,
     .mem_alloc = host_mem_alloc,
     .mem_free = host_mem_free,

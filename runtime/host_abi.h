@@ -1,19 +1,34 @@
 /* host_abi.h: the contract between kernels compiled for the `host` target
- * and the runtime's host backend. The compiler (lowering/host_kernels.c)
- * emits code against this layout; the runtime (backend_host.c) provides the
- * functions. Change both sides together and bump GPUCC_HOST_ABI_VERSION.
+ * and the runtime's host backend. The compiler (lowering/host_kernels*.c)
+ * includes this header and emits code against this layout; the runtime
+ * (backend_host.c, host_exec.c) provides the functions. Change both sides
+ * together and bump GPUCC_HOST_ABI_VERSION.
  *
  * A `host` object in the fat binary is an x86-64 ELF shared object. For each
  * kernel K of the gpu.module it exports:
  *
  *   void K__gpucc_thread(void **params, struct gpucc_host_ctx *ctx);
  *       Runs one GPU thread: ctx->tid/ctaid/ntid/nctaid/shared/sched are set
- *       by the caller. Always present.
+ *       by the caller; it calls gpuccHostBarrier and gpuccHostShuffle to
+ *       wait for the other threads. Always present.
  *   void K__gpucc_block(void **params, struct gpucc_host_ctx *ctx);
- *       Runs every thread of the block ctx->ctaid, one after another, in
- *       plain loops (ctx->tid is ignored). Present only when no thread ever
- *       waits for another (no barrier, no shuffle), so that the runtime needs
- *       no thread switching for the kernel.
+ *       Runs every thread of the block ctx->ctaid (ctx->tid is ignored),
+ *       synchronizing them itself: the compiler split the kernel at its
+ *       barriers and shuffles into regions run as loops over the threads.
+ *       ctx->scratch holds K__gpucc_scratch bytes per thread of the block.
+ *       Absent when the compiler could not do that (see K__gpucc_fibers);
+ *       the runtime then runs K__gpucc_thread on fibers.
+ *   const uint32_t K__gpucc_params[];
+ *       The number of kernel parameters, then the size in bytes of each:
+ *       what the runtime copies when a launch is queued on a stream (the
+ *       caller may reuse params as soon as the launch returns).
+ *   const uint64_t K__gpucc_scratch;
+ *       Per-thread scratch bytes K__gpucc_block needs (values live across
+ *       a barrier, private arrays used on both sides of one). Present with
+ *       the block entry.
+ *   const char K__gpucc_fibers[];
+ *       Present when there is no block entry: why, in a few words (the
+ *       runtime logs it under GPUCC_LOG).
  *
  * and once per object:
  *
@@ -31,7 +46,7 @@
 
 #include <stdint.h>
 
-#define GPUCC_HOST_ABI_VERSION 1u
+#define GPUCC_HOST_ABI_VERSION 2u
 /* Threads that shuffle with each other: gpu.shuffle works within groups of
  * this many consecutive (linearized) thread ids, as a warp does on NVIDIA. */
 #define GPUCC_HOST_SUBGROUP_SIZE 32u
@@ -43,7 +58,29 @@ struct gpucc_host_ctx {
   uint32_t nctaid[3]; /* offset 36 */
   char *shared;      /* offset 48: this block's workgroup memory */
   void *sched;       /* offset 56: runtime-private (the block's scheduler) */
+  char *scratch;     /* offset 64: the block entry's per-thread state */
 };
+
+/* Field numbers of struct gpucc_host_ctx, for the compiler's GEPs. */
+enum gpucc_host_ctx_field {
+  GPUCC_HOST_CTX_TID,
+  GPUCC_HOST_CTX_CTAID,
+  GPUCC_HOST_CTX_NTID,
+  GPUCC_HOST_CTX_NCTAID,
+  GPUCC_HOST_CTX_SHARED,
+  GPUCC_HOST_CTX_SCHED,
+  GPUCC_HOST_CTX_SCRATCH,
+  GPUCC_HOST_CTX_FIELDS
+};
+
+/* Suffixes of the per-kernel symbols above. */
+#define GPUCC_HOST_THREAD_SUFFIX "__gpucc_thread"
+#define GPUCC_HOST_BLOCK_SUFFIX "__gpucc_block"
+#define GPUCC_HOST_PARAMS_SUFFIX "__gpucc_params"
+#define GPUCC_HOST_SCRATCH_SUFFIX "__gpucc_scratch"
+#define GPUCC_HOST_FIBERS_SUFFIX "__gpucc_fibers"
+#define GPUCC_HOST_SHARED_BYTES_SYMBOL "gpucc_host_shared_bytes"
+#define GPUCC_HOST_ABI_VERSION_SYMBOL "gpucc_host_abi_version"
 
 enum gpucc_host_shuffle_mode {
   GPUCC_HOST_SHFL_IDX = 0,

@@ -1,12 +1,12 @@
 /* host_exec.c: the host backend's grid runner; see host_exec.h.
  *
- * Workers are started once, on the first launch. A launch publishes the
- * grid, every worker (and the launching thread) takes block indices from an
- * atomic counter until none are left, and the launch returns when all have
- * finished. Launches from several host threads are serialized: each one uses
- * the whole pool. Each worker owns its workgroup-memory buffer, its fiber
- * stacks and its contexts, so blocks never share anything but the kernel's
- * global memory. */
+ * Workers are started once, on the first launch. A launch joins the list of
+ * grids in flight; every idle worker takes the oldest grid that still has
+ * blocks to hand out and claims block indices from its atomic counter until
+ * none are left, while the launching thread does the same for its own grid
+ * only; the launch returns when its blocks have all finished. Each OS thread
+ * owns its workgroup-memory buffer, scratch, fiber stacks and contexts
+ * (`self`), so blocks never share anything but the kernel's global memory. */
 #include "host_exec.h"
 
 #include "host_fiber.h"
@@ -44,6 +44,8 @@ struct warp_state {
 struct worker {
   char *shared;
   size_t shared_size;
+  char *scratch; /* the block entry's per-thread state (ctx->scratch) */
+  size_t scratch_size;
   struct rt_fiber_pool fibers;
   struct gpucc_host_ctx *ctxs;
   unsigned char *done;
@@ -53,29 +55,30 @@ struct worker {
   unsigned capacity;        /* threads in ctxs/done/sp/lanes/warps */
 };
 
-/* The grid being run, published to the workers. */
+/* A grid in flight, published to the workers. */
 struct launch {
   const struct rt_host_kernel *kernel;
   const struct rt_host_grid *grid;
   unsigned long nblocks;
+  struct launch *next_in_flight; /* pool_lock */
+  unsigned helpers;              /* pool workers inside work_on; pool_lock */
   /* Apart, so that workers claiming blocks do not slow each other down by
    * bouncing the cache line that also holds the grid description. */
   _Alignas(64) atomic_ulong next;
   _Alignas(64) atomic_int failed;
-  char error[256];
+  char error[256]; /* written once, by whoever sets failed first */
 };
 
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t work_ready = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t work_done = PTHREAD_COND_INITIALIZER;
-static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned nworkers; /* pool threads, not counting the launcher */
-static struct launch *current;
-static unsigned long generation;
-static unsigned busy;
+static pthread_cond_t work_ready = PTHREAD_COND_INITIALIZER; /* a grid joined */
+static pthread_cond_t work_done = PTHREAD_COND_INITIALIZER;  /* a helper left a grid */
+static unsigned nworkers; /* pool threads, not counting launchers */
+static struct launch *in_flight, *in_flight_tail; /* oldest first */
 
 static _Thread_local struct worker self;
+/* The grid this OS thread runs a block of: where a failed assertion goes. */
+static _Thread_local struct launch *running;
 /* Frees a host thread's `self` when that thread exits: every thread that
  * launches also runs blocks, and a program whose threads come and go would
  * otherwise leak their scratch and fiber stacks (64 KiB per GPU thread of
@@ -85,13 +88,22 @@ static _Thread_local int self_registered;
 
 unsigned rt_host_workers(void) { return nworkers + 1; }
 
-static int worker_reserve(struct worker *w, unsigned threads, size_t shared) {
+static int worker_reserve(struct worker *w, unsigned threads, size_t shared, size_t scratch) {
   if (shared > w->shared_size) {
     char *s = realloc(w->shared, shared);
     if (!s)
       return -1;
     w->shared = s;
     w->shared_size = shared;
+  }
+  if (scratch > w->scratch_size) {
+    /* 64-byte aligned: the compiler lays out per-thread arrays for vector
+     * loads and stores. Contents need not survive, so no realloc. */
+    free(w->scratch);
+    w->scratch = aligned_alloc(64, (scratch + 63) & ~(size_t)63);
+    w->scratch_size = w->scratch ? scratch : 0;
+    if (!w->scratch)
+      return -1;
   }
   if (threads > w->capacity) {
     struct gpucc_host_ctx *c = realloc(w->ctxs, threads * sizeof *c);
@@ -120,6 +132,7 @@ static int worker_reserve(struct worker *w, unsigned threads, size_t shared) {
 static void worker_release(void *arg) {
   struct worker *w = arg;
   free(w->shared);
+  free(w->scratch);
   free(w->ctxs);
   free(w->done);
   free(w->sp);
@@ -155,7 +168,8 @@ static int run_block(struct worker *w, struct launch *l, unsigned long index) {
   const struct rt_host_kernel *k = l->kernel;
   unsigned n = g->block[0] * g->block[1] * g->block[2];
   size_t shared = (size_t)k->shared_bytes + g->dynamic_shared;
-  if (worker_reserve(w, k->block ? 1 : n, shared ? shared : 1) != 0)
+  size_t scratch = k->block ? (size_t)k->scratch_bytes * n : 0;
+  if (worker_reserve(w, k->block ? 1 : n, shared ? shared : 1, scratch) != 0)
     return -1;
   struct gpucc_host_ctx base;
   memset(&base, 0, sizeof base);
@@ -167,6 +181,7 @@ static int run_block(struct worker *w, struct launch *l, unsigned long index) {
     base.nctaid[d] = g->grid[d];
   }
   base.shared = w->shared;
+  base.scratch = w->scratch;
   if (k->block) {
     k->block(g->params, &base);
     return 0;
@@ -204,36 +219,48 @@ static void work_on(struct launch *l) {
   unsigned long chunk = l->nblocks / ((unsigned long)rt_host_workers() * 16);
   if (chunk < 1)
     chunk = 1;
+  running = l;
   for (;;) {
     unsigned long first = atomic_fetch_add(&l->next, chunk);
     if (first >= l->nblocks || atomic_load_explicit(&l->failed, memory_order_relaxed))
-      return;
+      break;
     unsigned long end = first + chunk < l->nblocks ? first + chunk : l->nblocks;
     for (unsigned long i = first; i < end; i++) {
       if (run_block(&self, l, i) != 0) {
         if (!atomic_exchange(&l->failed, 1))
           snprintf(l->error, sizeof l->error, "out of memory for a block of %u threads",
                    l->grid->block[0] * l->grid->block[1] * l->grid->block[2]);
-        return;
+        break;
       }
     }
   }
+  running = NULL;
+}
+
+/* The oldest grid in flight with blocks left to claim, or NULL. */
+static struct launch *claimable(void) {
+  for (struct launch *l = in_flight; l; l = l->next_in_flight)
+    if (atomic_load_explicit(&l->next, memory_order_relaxed) < l->nblocks &&
+        !atomic_load_explicit(&l->failed, memory_order_relaxed))
+      return l;
+  return NULL;
 }
 
 static void *worker_main(void *arg) {
   (void)arg;
-  unsigned long seen = 0;
   pthread_mutex_lock(&pool_lock);
   for (;;) {
-    while (generation == seen)
+    struct launch *l = claimable();
+    if (!l) {
       pthread_cond_wait(&work_ready, &pool_lock);
-    seen = generation;
-    struct launch *l = current;
+      continue;
+    }
+    l->helpers++;
     pthread_mutex_unlock(&pool_lock);
     work_on(l);
     pthread_mutex_lock(&pool_lock);
-    if (--busy == 0)
-      pthread_cond_signal(&work_done);
+    if (--l->helpers == 0)
+      pthread_cond_broadcast(&work_done);
   }
   return NULL;
 }
@@ -258,15 +285,22 @@ static void start_pool(void) {
   }
 }
 
+int rt_host_check(const struct rt_host_grid *g, char *err, size_t errlen) {
+  unsigned long threads = (unsigned long)g->block[0] * g->block[1] * g->block[2];
+  if (threads > MAX_BLOCK_THREADS) {
+    snprintf(err, errlen, "%lu threads per block; the limit is %u", threads, MAX_BLOCK_THREADS);
+    return -1;
+  }
+  return 0;
+}
+
 int rt_host_run(const struct rt_host_kernel *k, const struct rt_host_grid *g, char *err,
                 size_t errlen) {
   unsigned long threads = (unsigned long)g->block[0] * g->block[1] * g->block[2];
   if (threads == 0 || (unsigned long)g->grid[0] * g->grid[1] * g->grid[2] == 0)
     return 0;
-  if (threads > MAX_BLOCK_THREADS) {
-    snprintf(err, errlen, "%lu threads per block; the limit is %u", threads, MAX_BLOCK_THREADS);
+  if (rt_host_check(g, err, errlen) != 0)
     return -1;
-  }
   pthread_once(&pool_once, start_pool);
   if (!self_registered) {
     pthread_setspecific(self_key, &self);
@@ -277,20 +311,29 @@ int rt_host_run(const struct rt_host_kernel *k, const struct rt_host_grid *g, ch
   atomic_init(&l.next, 0);
   atomic_init(&l.failed, 0);
 
-  pthread_mutex_lock(&launch_lock);
   pthread_mutex_lock(&pool_lock);
-  current = &l;
-  busy = nworkers;
-  generation++;
-  pthread_cond_broadcast(&work_ready);
+  if (in_flight_tail)
+    in_flight_tail->next_in_flight = &l;
+  else
+    in_flight = &l;
+  in_flight_tail = &l;
+  if (nworkers > 0)
+    pthread_cond_broadcast(&work_ready);
   pthread_mutex_unlock(&pool_lock);
   work_on(&l);
   pthread_mutex_lock(&pool_lock);
-  while (busy > 0)
+  /* Every block is claimed: no worker may join any more. */
+  struct launch **p = &in_flight, *prev = NULL;
+  while (*p != &l) {
+    prev = *p;
+    p = &(*p)->next_in_flight;
+  }
+  *p = l.next_in_flight;
+  if (in_flight_tail == &l)
+    in_flight_tail = prev;
+  while (l.helpers > 0)
     pthread_cond_wait(&work_done, &pool_lock);
-  current = NULL;
   pthread_mutex_unlock(&pool_lock);
-  pthread_mutex_unlock(&launch_lock);
   if (atomic_load(&l.failed)) {
     snprintf(err, errlen, "%s", l.error);
     return -1;
@@ -314,7 +357,7 @@ RT_EXPORT void gpuccHostAssertFail(struct gpucc_host_ctx *ctx, const char *messa
   fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
           line, function, ctx->ctaid[0], ctx->ctaid[1], ctx->ctaid[2], ctx->tid[0], ctx->tid[1],
           ctx->tid[2], message);
-  struct launch *l = current;
+  struct launch *l = running;
   if (l && !atomic_exchange(&l->failed, 1))
     snprintf(l->error, sizeof l->error, "a device-side assertion failed (cf.assert)");
 }

@@ -7,10 +7,19 @@
  * runs the block entry when there is one, passes the parameters and dynamic
  * workgroup memory; memory operations work on plain host memory; and the
  * failures (a kernel that is not there, an object of another ABI version, a
- * block over 1024 threads) stop the program with one clear line. */
+ * block over 1024 threads) stop the program with one clear line.
+ *
+ * Streams (the stream_* scenarios): two kernels on two streams that wait for
+ * each other both finish; a stream runs its operations in order; an event
+ * orders one stream after another, also once destroyed (MLIR's lowering of
+ * gpu.wait destroys it right after the wait is queued); a queued launch
+ * keeps its own copy of the arguments; a failed assertion in a queued
+ * kernel is reported at the next synchronization; freeing memory waits for
+ * the work in flight; many host threads use streams at once. */
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpucc_rt.h"
 #include "harness.h"
@@ -145,8 +154,8 @@ static void run_two_modules(void) {
 
 /* Host threads launching at once: the runtime starts once, the shared
  * module is loaded once while each thread also loads a module of its own,
- * and launches from several threads share the worker pool one at a time
- * (host_exec.c serializes them), each seeing its own results. */
+ * and launches from several threads share the worker pool at once, each
+ * seeing its own results. */
 #define NTHREADS 6
 static pthread_barrier_t g_barrier;
 static void *g_shared;
@@ -235,6 +244,204 @@ static void run_log(void) {
   free(blob);
 }
 
+/* ---- streams ---- */
+
+static void pause_ms(long ms) {
+  struct timespec ts = {0, ms * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static void launch1(void *f, void *stream, void **params, size_t n) {
+  mgpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, params, NULL, n);
+}
+
+/* upstream's concurrent-kernels pattern: the first kernel only finishes
+ * once the second has run. */
+static void run_stream_overlap(void) {
+  void *blob;
+  void *m = load_module("RT_HOST_FIXTURE", &blob);
+  void *wait = mgpuModuleGetFunction(m, "wait_flag"), *set = mgpuModuleGetFunction(m, "set_flag");
+  int *flag = mgpuMemAlloc(2 * sizeof(int), NULL, true), *seen = flag + 1;
+  *flag = 0, *seen = 0;
+  void *s0 = mgpuStreamCreate(), *s1 = mgpuStreamCreate();
+  int value = 5;
+  void *wp[] = {&flag, &seen}, *sp[] = {&flag, &value};
+  launch1(wait, s0, wp, 2);
+  launch1(set, s1, sp, 2);
+  mgpuStreamSynchronize(s0);
+  mgpuStreamSynchronize(s1);
+  CHECK(*seen == 5);
+  /* Twice the other way round: the synchronizing thread runs nothing that
+   * blocks the other stream. */
+  *flag = 0;
+  launch1(wait, s1, wp, 2);
+  launch1(set, s0, sp, 2);
+  mgpuStreamSynchronize(s1);
+  mgpuStreamDestroy(s0);
+  mgpuStreamDestroy(s1);
+  CHECK(*seen == 5);
+  mgpuMemFree(flag, NULL);
+  mgpuModuleUnload(m);
+  free(blob);
+}
+
+/* One stream: launches, copies and fills run in the order they were
+ * queued, the arguments as they were at the launch. */
+static void run_stream_order(void) {
+  void *blob;
+  void *m = load_module("RT_HOST_FIXTURE", &blob);
+  void *append = mgpuModuleGetFunction(m, "append");
+  int *log = mgpuMemAlloc(128 * sizeof(int), NULL, false), *copy = mgpuMemAlloc(128 * sizeof(int), NULL, false);
+  void *s = mgpuStreamCreate();
+  mgpuMemset32(log, 0, 128, s);
+  int value;
+  void *params[] = {&log, &value};
+  for (value = 1; value <= 60; value++) {
+    launch1(append, s, params, 2);
+    if (value == 30) /* a snapshot in the middle, then more launches */
+      mgpuMemcpy(copy, log, 128 * sizeof(int), s);
+  }
+  mgpuStreamSynchronize(s);
+  CHECK(log[0] == 60 && copy[0] == 30);
+  for (int i = 1; i <= 60; i++)
+    CHECK(log[i] == i && (i > 30 || copy[i] == i));
+  /* The NULL stream: complete on return. */
+  value = 61;
+  launch1(append, NULL, params, 2);
+  CHECK(log[0] == 61 && log[61] == 61);
+  mgpuStreamDestroy(s);
+  mgpuMemFree(log, NULL);
+  mgpuMemFree(copy, NULL);
+  mgpuModuleUnload(m);
+  free(blob);
+}
+
+/* An event orders the second stream after the first: s2 appends only once
+ * s1's kernel, which waits for the host, has finished. */
+static void run_stream_events(void) {
+  void *blob;
+  void *m = load_module("RT_HOST_FIXTURE", &blob);
+  void *wait = mgpuModuleGetFunction(m, "wait_flag"), *append = mgpuModuleGetFunction(m, "append");
+  int *flag = mgpuMemAlloc(2 * sizeof(int), NULL, true), *seen = flag + 1;
+  int *log = mgpuMemAlloc(16 * sizeof(int), NULL, true);
+  *flag = 0, *seen = 0;
+  memset(log, 0, 16 * sizeof(int));
+  void *s1 = mgpuStreamCreate(), *s2 = mgpuStreamCreate();
+  void *wp[] = {&flag, &seen};
+  int value = 7;
+  void *ap[] = {&log, &value};
+  launch1(wait, s1, wp, 2);
+  void *e = mgpuEventCreate();
+  mgpuEventRecord(e, s1);
+  mgpuStreamWaitEvent(s2, e);
+  mgpuEventDestroy(e);
+  launch1(append, s2, ap, 2);
+  pause_ms(20);
+  CHECK(__atomic_load_n(&log[0], __ATOMIC_ACQUIRE) == 0); /* still held back */
+  __atomic_store_n(flag, 3, __ATOMIC_RELEASE);
+  mgpuStreamSynchronize(s2);
+  CHECK(*seen == 3 && log[0] == 1 && log[1] == 7);
+  /* An event never recorded is complete; one recorded on an idle stream
+   * too; the host waits for one recorded behind work. */
+  void *f = mgpuEventCreate();
+  mgpuEventSynchronize(f);
+  mgpuStreamWaitEvent(s2, f);
+  mgpuEventRecord(f, s1);
+  mgpuEventSynchronize(f);
+  *flag = 0;
+  launch1(wait, s1, wp, 2);
+  mgpuEventRecord(f, s1);
+  int nine = 9;
+  void *sp[] = {&flag, &nine};
+  launch1(mgpuModuleGetFunction(m, "set_flag"), s2, sp, 2);
+  mgpuEventSynchronize(f);
+  CHECK(*seen == 9);
+  mgpuEventDestroy(f);
+  mgpuStreamDestroy(s1);
+  mgpuStreamDestroy(s2);
+  mgpuMemFree(flag, NULL);
+  mgpuMemFree(log, NULL);
+  mgpuModuleUnload(m);
+  free(blob);
+}
+
+/* A failed assertion in a queued kernel shows at the synchronization. */
+static void run_stream_error(void) {
+  void *blob;
+  void *m = load_module("RT_HOST_FIXTURE", &blob);
+  void *check = mgpuModuleGetFunction(m, "check");
+  void *s = mgpuStreamCreate();
+  int zero = 0;
+  void *params[] = {&zero};
+  launch1(check, s, params, 1);
+  fprintf(stderr, "launched\n");
+  mgpuStreamSynchronize(s);
+  fprintf(stderr, "continued after the synchronization\n");
+}
+
+/* Freeing memory waits for the work in flight, as cuMemFree does. */
+static void run_stream_free(void) {
+  void *blob;
+  void *m = load_module("RT_HOST_FIXTURE", &blob);
+  void *f = mgpuModuleGetFunction(m, "fill");
+  size_t n = 64 * 256;
+  int *out = mgpuMemAlloc(n * sizeof *out, NULL, false), *other = mgpuMemAlloc(64, NULL, false);
+  int base = 11, calls = 0, *pcalls = &calls;
+  void *params[] = {&out, &base, &pcalls};
+  void *s = mgpuStreamCreate();
+  for (int i = 0; i < 20; i++)
+    mgpuLaunchKernel(f, 64, 1, 1, 256, 1, 1, 0, s, params, NULL, 3);
+  mgpuMemFree(other, NULL);
+  CHECK(__atomic_load_n(&calls, __ATOMIC_RELAXED) == 20 * 64);
+  for (size_t i = 0; i < n; i++)
+    CHECK(out[i] == 11 + (int)i);
+  mgpuStreamDestroy(s);
+  mgpuMemFree(out, NULL);
+  mgpuModuleUnload(m);
+  free(blob);
+}
+
+/* Host threads, each with streams of its own and one shared event chain. */
+static void *stream_threads_main(void *arg) {
+  int id = (int)(intptr_t)arg;
+  void *append = mgpuModuleGetFunction(g_shared, "append");
+  void *f = mgpuModuleGetFunction(g_shared, "fill");
+  int *log = mgpuMemAlloc(64 * sizeof(int), NULL, false);
+  int *out = mgpuMemAlloc(4 * 32 * sizeof(int), NULL, false);
+  void *a = mgpuStreamCreate(), *b = mgpuStreamCreate(), *e = mgpuEventCreate();
+  mgpuMemset32(log, 0, 64, a);
+  int value, calls = 0, *pcalls = &calls, base = id * 1000;
+  void *ap[] = {&log, &value}, *fp[] = {&out, &base, &pcalls};
+  for (value = 1; value <= 40; value++) {
+    launch1(append, a, ap, 2);
+    mgpuEventRecord(e, a);
+    mgpuStreamWaitEvent(b, e);
+    mgpuLaunchKernel(f, 4, 1, 1, 32, 1, 1, 0, b, fp, NULL, 3);
+  }
+  mgpuStreamSynchronize(b);
+  CHECK(log[0] == 40 && log[40] == 40 && calls == 4 * 40);
+  for (int i = 0; i < 4 * 32; i++)
+    CHECK(out[i] == id * 1000 + i);
+  mgpuEventDestroy(e);
+  mgpuStreamDestroy(a);
+  mgpuStreamDestroy(b);
+  mgpuMemFree(log, NULL);
+  mgpuMemFree(out, NULL);
+  return NULL;
+}
+
+static void run_stream_threads(void) {
+  void *blob;
+  g_shared = load_module("RT_HOST_FIXTURE", &blob);
+  pthread_t t[NTHREADS];
+  for (int i = 0; i < NTHREADS; i++)
+    CHECK(pthread_create(&t[i], NULL, stream_threads_main, (void *)(intptr_t)i) == 0);
+  for (int i = 0; i < NTHREADS; i++)
+    CHECK(pthread_join(t[i], NULL) == 0);
+  mgpuModuleUnload(g_shared);
+  free(blob);
+}
+
 static const struct rt_test tests[] = {
     {"launch", run_launch, 0, {0}, {"gpucc"}, 0},
     {"memory", run_memory, 0, {0}, {"gpucc"}, 0},
@@ -255,11 +462,25 @@ static const struct rt_test tests[] = {
       "object\n"},
      {"continued"},
      0},
+    {"stream_overlap", run_stream_overlap, 0, {0}, {"gpucc"}, 0},
+    {"stream_order", run_stream_order, 0, {0}, {"gpucc"}, 0},
+    {"stream_events", run_stream_events, 0, {0}, {"gpucc"}, 0},
+    {"stream_error",
+     run_stream_error,
+     1,
+     {"launched\n",
+      "fixture.mlir:7: check: block: [0,0,0], thread: [0,0,0] Assertion `value != 0` failed.\n",
+      "gpucc: runtime error: mgpuStreamSynchronize: kernel 'check' failed on the CPU: a "
+      "device-side assertion failed (cf.assert)\n"},
+     {"continued"},
+     0},
+    {"stream_free", run_stream_free, 0, {0}, {"gpucc"}, 0},
+    {"stream_threads", run_stream_threads, 0, {0}, {"gpucc"}, 0},
     {"abi_mismatch",
      run_abi_mismatch,
      1,
      {"gpucc: runtime error: mgpuModuleGetFunction: host object has ABI version 99, this "
-      "runtime needs 1 (rebuild the program)\n"},
+      "runtime needs 2 (rebuild the program)\n"},
      {"continued"},
      0},
     {"log",
