@@ -359,7 +359,9 @@ int plan_run(struct plan *p) {
       j->started = now();
       progress = 1;
       if (in_parent) {
-        /* Bundles and host code are short and need the parent's state. */
+        /* Bundles, cache fetches and packing are short and fill the
+         * parent's state (blobs, cache); device and host code run in
+         * children (host lowering changes the module it lowers). */
         if (run_job(p, j) != 0) {
           kill_running(p);
           return -1;

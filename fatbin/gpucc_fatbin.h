@@ -1,7 +1,8 @@
 /* gpucc_fatbin.h: the pieces of the gpucc-fatbin tool, shared by its files.
  *
- * main.c parses the command line and dispatches; file.c loads files and
- * opens every blob they carry; show.c lists and describes; extract.c writes
+ * gpucc_fatbin_main.c parses the command line and dispatches;
+ * gpucc_fatbin_file.c loads files and opens every blob they carry;
+ * gpucc_fatbin_show.c lists and describes; gpucc_fatbin_extract.c writes
  * objects out and verifies them. All printing of the project's fat-binary
  * code happens in these files, never in the library. */
 #ifndef GPUCC_FATBIN_TOOL_H

@@ -11,8 +11,10 @@
  *
  * Nothing touches a GPU driver until the first call that needs one (getting a
  * kernel, allocating, creating a stream, ...). The driver is then loaded with
- * dlopen(): CUDA (libcuda.so.1) if it has a device, else HIP (libamdhip64.so).
- * A program that never uses the GPU runs without any driver installed.
+ * dlopen(): CUDA (libcuda.so.1) if it has a device, else HIP (libamdhip64.so),
+ * else the host backend (the CPU) when the program carries host code
+ * (GPUCC_BACKEND forces one). A program that never uses the GPU runs without
+ * any driver installed.
  *
  * Errors: every failure of a driver call, and the absence of a usable device,
  * is reported as one line naming the mgpu function, the driver call and the
@@ -47,7 +49,7 @@ typedef void (*gpuccErrorHandler)(const char *message, void *user_data);
  * runtime, and more than once. */
 void gpuccSetErrorHandler(gpuccErrorHandler handler, void *user_data);
 
-/* Name of the backend in use: "cuda" or "hip". NULL before the runtime has
+/* Name of the backend in use: "cuda", "hip" or "host". NULL before the runtime has
  * initialized (it does so lazily, at the first GPU operation) or when no
  * backend could be started. Never starts the runtime itself. */
 const char *gpuccBackendName(void);

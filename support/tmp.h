@@ -40,8 +40,9 @@ const char *tmp_path_dir(void);
  * call from a signal handler. */
 void tmp_cleanup(void);
 
-/* Whole-file helpers with checked writes. write_file writes to a temp name
- * next to path and renames at the end. Both return 0 or -1 (reported). */
+/* Whole-file helpers with checked writes. tmp_write_file writes path
+ * itself (callers give it a temp name and tmp_commit it); tmp_read_file
+ * leaves a NUL after the data. Both return 0 or -1 (reported). */
 int tmp_write_file(const char *path, const void *data, size_t size);
 int tmp_read_file(const char *path, void **data, size_t *size);
 
