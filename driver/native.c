@@ -9,6 +9,7 @@
 #include "native.h"
 
 #include "diag.h"
+#include "proc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -106,32 +107,33 @@ static void query_hip(char *out, size_t len, char *why, size_t whylen) {
   }
 }
 
+/* In the child: asks the drivers, writes the list (or why there is none)
+ * to the pipe; exits 0 when GPUs were found. */
+static int query_body(void *arg) {
+  int *fds = arg;
+  close(fds[0]);
+  char list[4096] = "", cuda_why[256] = "", hip_why[256] = "";
+  query_cuda(list, sizeof list, cuda_why, sizeof cuda_why);
+  query_hip(list, sizeof list, hip_why, sizeof hip_why);
+  char msg[4200];
+  int ok = list[0] != '\0';
+  int n = ok ? snprintf(msg, sizeof msg, "%s", list) : snprintf(msg, sizeof msg, "%s; %s", cuda_why, hip_why);
+  if (write(fds[1], msg, (size_t)n) != n)
+    return 2;
+  return ok ? 0 : 1;
+}
+
 char *native_arch_list(void) {
   int fds[2];
   if (pipe(fds) != 0) {
     diag_error("--offload-arch=native: cannot create a pipe: %s", strerror(errno));
     return NULL;
   }
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    diag_error("--offload-arch=native: cannot fork: %s", strerror(errno));
+  pid_t pid;
+  if (spawn_fork(query_body, fds, "--offload-arch=native", &pid) != 0) {
     close(fds[0]);
     close(fds[1]);
     return NULL;
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    char list[4096] = "", cuda_why[256] = "", hip_why[256] = "";
-    query_cuda(list, sizeof list, cuda_why, sizeof cuda_why);
-    query_hip(list, sizeof list, hip_why, sizeof hip_why);
-    char msg[4200];
-    int ok = list[0] != '\0';
-    int n = ok ? snprintf(msg, sizeof msg, "%s", list)
-               : snprintf(msg, sizeof msg, "%s; %s", cuda_why, hip_why);
-    if (write(fds[1], msg, (size_t)n) != n)
-      _exit(2);
-    _exit(ok ? 0 : 1);
   }
   close(fds[1]);
   char buf[4200];
@@ -145,6 +147,7 @@ char *native_arch_list(void) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
+  spawn_untrack(pid);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     diag_error("--offload-arch=native: no GPU found on this machine (%s)",
                got ? buf : "the query process failed");

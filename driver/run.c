@@ -294,40 +294,39 @@ static int ready(const struct plan *p, const struct job *j) {
   return 1;
 }
 
-/* Starts job j without waiting: device jobs in a forked child (which has
- * the parsed module already), tools with posix_spawn. */
+struct child_job {
+  struct plan *p;
+  struct job *j;
+};
+
+/* In the child, which never returns into the driver and never runs atexit
+ * handlers (the temp registry belongs to the parent). Exit status 1: failed
+ * and said why; 2: failed silently (the parent says so). */
+static int child_body(void *arg) {
+  struct child_job *c = arg;
+  int rc = run_job(c->p, c->j);
+  return rc == 0 ? 0 : diag_error_count() > 0 ? 1 : 2;
+}
+
+/* Starts job j without waiting: device and host code in a forked child
+ * (which has the parsed module already), tools with posix_spawn. */
 static int start_job(struct plan *p, struct job *j) {
   if (j->kind == JOB_TOOL || j->kind == JOB_LINK)
     return spawn_start(j->argv, NULL, j->what, &j->pid);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
-    return diag_error("cannot fork for %s: %s", j->what, strerror(errno));
-  if (pid == 0) {
-    /* The child never returns into the driver and never runs atexit
-     * handlers: the temp registry belongs to the parent. */
-    int rc = run_job(p, j);
-    fflush(NULL);
-    /* 1: failed and said why; 2: failed silently (the parent says so). */
-    _exit(rc == 0 ? 0 : diag_error_count() > 0 ? 1 : 2);
-  }
-  spawn_track(pid);
-  j->pid = pid;
-  return 0;
+  struct child_job c = {p, j};
+  return spawn_fork(child_body, &c, j->what, &j->pid);
 }
 
+/* Ends every running job with what it started (its process group). */
 static void kill_running(struct plan *p) {
   for (size_t i = 0; i < p->njobs; i++)
     if (p->jobs[i].state == JOB_RUNNING && p->jobs[i].pid > 0)
-      kill(p->jobs[i].pid, SIGTERM);
+      kill(-p->jobs[i].pid, SIGTERM);
   for (size_t i = 0; i < p->njobs; i++) {
     struct job *j = &p->jobs[i];
     if (j->state != JOB_RUNNING || j->pid <= 0)
       continue;
-    int status;
-    while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
-      ;
-    spawn_untrack(j->pid);
+    spawn_end(j->pid);
     j->state = JOB_DONE;
   }
 }

@@ -1,6 +1,12 @@
-/* proc.c: posix_spawn plus waitpid, with readable failures; see proc.h.
+/* proc.c: gpucc's one way to make a child process; see proc.h.
  * posix_spawn reports a missing program through its return value, so
- * "cannot run 'ptxas': No such file or directory" needs no pipe trick. */
+ * "cannot run 'ptxas': No such file or directory" needs no pipe trick.
+ *
+ * Every child, forked or spawned, is the leader of a process group of its
+ * own (as Ninja does), so that what it starts in turn (ld.lld, which MLIR
+ * runs inside an AMD device job) is killed with it: gpucc signals the
+ * whole group. The terminal's Ctrl-C reaches gpucc alone, which then ends
+ * its children itself. */
 #include "proc.h"
 
 #include "diag.h"
@@ -11,6 +17,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -37,7 +44,61 @@ void spawn_untrack(pid_t pid) {
 void spawn_kill_running(void) {
   for (int i = 0; i < MAX_CHILDREN; i++)
     if (children[i] > 0)
-      kill((pid_t)children[i], SIGTERM);
+      kill(-(pid_t)children[i], SIGTERM);
+}
+
+/* A child's group is gone when nothing in it is left to signal. */
+static int group_alive(pid_t pgid) { return kill(-pgid, 0) == 0 || errno == EPERM; }
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {0, ms * 1000 * 1000};
+  nanosleep(&ts, NULL);
+}
+
+void spawn_end(pid_t pid) {
+  kill(-pid, SIGTERM);
+  int status, reaped = 0;
+  /* A grace period for the child to leave on its own (2 s at most), then
+   * SIGKILL for whatever is left of its group. */
+  for (int tick = 0; tick < 200 && !reaped; tick++) {
+    reaped = waitpid(pid, &status, WNOHANG) == pid;
+    if (!reaped)
+      sleep_ms(10);
+  }
+  kill(-pid, SIGKILL);
+  if (!reaped)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+  /* Grandchildren are init's to reap: wait until the group is empty. */
+  for (int tick = 0; tick < 200 && group_alive(pid); tick++)
+    sleep_ms(10);
+  spawn_untrack(pid);
+}
+
+static void reset_signals_in_child(void) {
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  signal(SIGHUP, SIG_DFL);
+  for (int i = 0; i < MAX_CHILDREN; i++)
+    children[i] = 0; /* the parent's children are not this one's */
+}
+
+int spawn_fork(int (*body)(void *), void *arg, const char *what, pid_t *pid) {
+  fflush(NULL);
+  pid_t p = fork();
+  if (p < 0)
+    return diag_error("cannot fork for %s: %s", what, strerror(errno));
+  if (p == 0) {
+    setpgid(0, 0);
+    reset_signals_in_child();
+    int rc = body(arg);
+    fflush(NULL);
+    _exit(rc);
+  }
+  setpgid(p, p); /* also here: whichever runs first, the group exists */
+  spawn_track(p);
+  *pid = p;
+  return 0;
 }
 
 static int start(char *const argv[], const char *capture, pid_t *pid) {
@@ -47,7 +108,18 @@ static int start(char *const argv[], const char *capture, pid_t *pid) {
     posix_spawn_file_actions_addopen(&fa, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
   }
-  int rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  sigset_t dfl;
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGINT);
+  sigaddset(&dfl, SIGTERM);
+  sigaddset(&dfl, SIGHUP);
+  posix_spawnattr_setsigdefault(&at, &dfl);
+  posix_spawnattr_setpgroup(&at, 0);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  int rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+  posix_spawnattr_destroy(&at);
   posix_spawn_file_actions_destroy(&fa);
   return rc;
 }

@@ -2,8 +2,10 @@
  *
  * spawn_run() starts argv[0] (searched in $PATH when it has no '/') with
  * posix_spawnp, waits, and turns the status into one diagnostic:
- * "'ptxas' exited with status 255" or "'ld.lld' killed by signal 9". The
- * running child is killed if gpucc gets SIGINT/SIGTERM (see tmp.c). */
+ * "'ptxas' exited with status 255" or "'ld.lld' killed by signal 9".
+ * spawn_fork() is the same for gpucc's own jobs (a forked child). Every
+ * child leads a process group of its own, which is what gpucc signals: on
+ * SIGINT/SIGTERM (see tmp.c) and when a build fails (spawn_end). */
 #ifndef GPUCC_PROC_H
 #define GPUCC_PROC_H
 
@@ -24,7 +26,17 @@ int spawn_run_quiet(char *const argv[], const char *capture);
  * it. Returns 0 with *pid set, or -1 after reporting. */
 int spawn_start(char *const argv[], const char *capture, const char *what, pid_t *pid);
 
-/* Tracks a child made some other way (fork) for killing on a signal. */
+/* Forks a child that runs body(arg) and exits with its result, in a
+ * process group of its own, with the default signal handlers and no
+ * children of the parent's to kill; tracked like spawned tools. Returns 0
+ * with *pid set, or -1 after reporting. */
+int spawn_fork(int (*body)(void *), void *arg, const char *what, pid_t *pid);
+
+/* Ends a running child and everything in its process group: SIGTERM, a
+ * grace period, SIGKILL, then waits until the group is gone. Reaps it. */
+void spawn_end(pid_t pid);
+
+/* Tracks a child made some other way for killing on a signal. */
 void spawn_track(pid_t pid);
 /* Forgets a child that has been reaped. */
 void spawn_untrack(pid_t pid);
@@ -36,7 +48,8 @@ int spawn_check_status(int status, const char *tool, const char *what);
 /* Prints argv shell-quoted on one line, as -### and -v show commands. */
 void spawn_print(FILE *out, char *const argv[]);
 
-/* Signal-safe: kills every tracked child (called on SIGINT/SIGTERM). */
+/* Signal-safe: SIGTERM to every tracked child's process group (called on
+ * SIGINT/SIGTERM). */
 void spawn_kill_running(void);
 
 #endif

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Ctrl-C in the middle of a compile: gpucc exits 130, leaves no temp file
-# and no output, and its child tools die with it. Usage: interrupt.sh GPUCC
+# and no output, and its child tools die with it; a host-code error while
+# device jobs (and the ld.lld they run) are busy ends them all the same.
+# Usage: interrupt.sh GPUCC
 set -eu
 gpucc=$1
 work=$(mktemp -d)
@@ -42,5 +44,29 @@ fail=0
 [ "$rc" -eq 130 ] || { echo "FAIL: exit status $rc, want 130" >&2; cat "$work/err" >&2; fail=1; }
 [ -z "$(ls -A "$work/tmp")" ] || { echo "FAIL: temp files left: $(ls -R "$work/tmp")" >&2; fail=1; }
 [ -z "$(ls "$work" | grep -v '^\(tmp\|big.mlir\|err\|cache\)$')" ] || { echo "FAIL: output left: $(ls "$work")" >&2; fail=1; }
+# No process of this build is left (the tools' arguments name its temp dir).
+left=$(pgrep -f "$work/tmp" || true)
+[ -z "$left" ] || { echo "FAIL: processes left: $(ps -o pid,args -p $left)" >&2; fail=1; }
 [ $fail -eq 0 ] && echo "ok: interrupted after $((n * 50 + 500)) ms, exit 130, nothing left"
+
+# The same program with host code that cannot be lowered: the host job
+# fails at once while the device jobs are still compiling.
+sed 's/^}$//' "$work/big.mlir" >"$work/bad.mlir"
+cat >>"$work/bad.mlir" <<'EOF'
+  func.func @main() {
+    %t = gpu.thread_id x
+    vector.print %t : index
+    return
+  }
+}
+EOF
+rc=0
+TMPDIR="$work/tmp" "$gpucc" --offload-arch=sm_80,sm_90,gfx90a,gfx942,host "$work/bad.mlir" -o "$work/bad" 2>"$work/err" || rc=$?
+[ "$rc" -eq 1 ] || { echo "FAIL: failing host job: exit status $rc, want 1" >&2; cat "$work/err" >&2; fail=1; }
+grep -q "cannot lower 'gpu.thread_id' for the host" "$work/err" || { echo "FAIL: no host-code error" >&2; cat "$work/err" >&2; fail=1; }
+[ -z "$(ls -A "$work/tmp")" ] || { echo "FAIL: temp files left after a failed build: $(ls -R "$work/tmp")" >&2; fail=1; }
+[ ! -e "$work/bad" ] || { echo "FAIL: output written by a failed build" >&2; fail=1; }
+left=$(pgrep -f "$work/tmp" || true)
+[ -z "$left" ] || { echo "FAIL: processes left after a failed build: $(ps -o pid,args -p $left)" >&2; fail=1; }
+[ $fail -eq 0 ] && echo "ok: a failing host job ends the device jobs, nothing left"
 exit $fail
