@@ -2,9 +2,10 @@
  *
  * The driver first parses each MLIR input (to learn its gpu.modules), then
  * builds the complete job list, then runs it in order; -### prints the list
- * and runs nothing. Jobs talk to each other through files, so every job can
- * be shown as a command and its inputs kept with --save-temps. In-process
- * jobs are printed as shell comments ("# gpucc: ..."). */
+ * and runs nothing. Jobs talk to each other through files, which each job
+ * lists (ins, outs): the order of the jobs follows from them, every job can
+ * be shown as a command, and its inputs kept with --save-temps. In-process
+ * jobs are printed as shell comments ("# gpucc: what: ins -> outs"). */
 #ifndef GPUCC_JOB_H
 #define GPUCC_JOB_H
 
@@ -68,6 +69,10 @@ struct job {
   size_t target; /* JOB_DEVICE, JOB_BUNDLE: index into options.targets */
   size_t module; /* JOB_BUNDLE */
   const char *commit_from, *commit_to; /* renamed into place on success */
+  /* The files it reads and writes. Dependencies are derived from them: a
+   * job waits for the jobs that write what it reads (plan_build). */
+  const char **ins, **outs;
+  size_t nins, nouts;
   size_t *deps;  /* indices of jobs that must be done first */
   size_t ndeps;
   enum job_state state;

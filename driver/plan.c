@@ -34,6 +34,35 @@ static void add_dep(struct job *j, size_t dep) {
   j->deps[j->ndeps++] = dep;
 }
 
+static void add_path(const char ***list, size_t *n, const char *path) {
+  if (!path)
+    return;
+  const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
+  if (!grown)
+    BUG("out of memory");
+  *list = grown;
+  grown[(*n)++] = path;
+}
+
+static void job_in(struct job *j, const char *path) { add_path(&j->ins, &j->nins, path); }
+static void job_out(struct job *j, const char *path) { add_path(&j->outs, &j->nouts, path); }
+
+/* Each job waits for the jobs that write a file it reads. */
+static void derive_deps(struct plan *p) {
+  for (size_t i = 0; i < p->njobs; i++) {
+    struct job *j = &p->jobs[i];
+    for (size_t k = 0; k < p->njobs; k++) {
+      const struct job *w = &p->jobs[k];
+      int needed = 0;
+      for (size_t a = 0; a < j->nins && !needed && k != i; a++)
+        for (size_t b = 0; b < w->nouts && !needed; b++)
+          needed = strcmp(j->ins[a], w->outs[b]) == 0;
+      if (needed)
+        add_dep(j, k);
+    }
+  }
+}
+
 static struct job *add_job(struct plan *p, enum job_kind kind, struct unit *u, char *what) {
   struct job *n = realloc(p->jobs, (p->njobs + 1) * sizeof *n);
   if (!n)
@@ -64,8 +93,7 @@ static void compute_tag(struct unit *u) {
 /* The host job and, per gpu.module, where its blob object goes; with -c, the
  * job that combines them into the output object. Bundles are the jobs
  * [first_bundle, end_bundles). */
-static int plan_host(struct plan *p, struct unit *u, const char *stem, size_t first_bundle,
-                     size_t end_bundles) {
+static int plan_host(struct plan *p, struct unit *u, const char *stem) {
   const struct options *o = p->opts;
   compute_tag(u);
   u->host_obj_path = tmp_path(stem, ".host.o");
@@ -77,9 +105,16 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem, size_t fi
     u->blob_obj_paths[m] = tmp_path(name, ".fatbin.o");
     free(name);
   }
+  /* The bundle jobs write these too. */
+  for (size_t k = 0; k < p->njobs; k++)
+    if (p->jobs[k].kind == JOB_BUNDLE && p->jobs[k].unit == u)
+      job_out(&p->jobs[k], u->blob_obj_paths[p->jobs[k].module]);
   /* Host code needs no device result: it runs alongside the device jobs. */
-  size_t host = p->njobs;
-  add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
+  struct job *h = add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
+  job_in(h, u->input);
+  job_out(h, u->host_obj_path);
+  job_out(h, u->host_mlir_path);
+  job_out(h, u->host_ll_path);
   if (o->mode != MODE_COMPILE)
     return 0;
   u->obj_final = o->output ? o->output : xasprintf("%s.o", stem);
@@ -101,9 +136,9 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem, size_t fi
   j->argv = argv;
   j->commit_from = u->obj_path;
   j->commit_to = u->obj_final;
-  add_dep(j, host);
-  for (size_t b = first_bundle; b < end_bundles; b++)
-    add_dep(j, b);
+  for (size_t a = 4; argv[a]; a++)
+    job_in(j, argv[a]);
+  job_out(j, u->obj_path);
   return 0;
 }
 
@@ -180,27 +215,34 @@ static int plan_unit(struct plan *p, struct unit *u) {
   if (o->bundle) {
     /* Device objects come from the .gpucc-device inputs. */
     u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
-    size_t first_bundle = p->njobs;
     for (size_t m = 0; m < u->nmodules; m++) {
       char *name = xasprintf("%s-%s", stem, unit_module(u, m));
       u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
       free(name);
       struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", unit_module(u, m)));
       j->module = m;
+      for (size_t k = 0; k < p->nparts; k++)
+        job_in(j, p->parts[k].path);
+      job_out(j, u->blob_paths[m]);
     }
-    int rc = plan_host(p, u, stem, first_bundle, p->njobs);
+    int rc = plan_host(p, u, stem);
     free(stem);
     return rc;
   }
   compute_keys(p, u);
-  size_t first_device = p->njobs;
   for (size_t t = 0; t < o->ntargets; t++) {
     struct job *j = u->cached[t]
                         ? add_job(p, JOB_FETCH, u, xasprintf("cached device code for %s: %s", o->targets[t].id, u->input))
                         : add_job(p, JOB_DEVICE, u, xasprintf("device code for %s: %s", o->targets[t].id, u->input));
     j->target = t;
+    if (!u->cached[t])
+      job_in(j, u->input);
+    for (size_t m = 0; m < u->nmodules; m++) {
+      job_out(j, unit_cell(u, o->ntargets, m, t)->device_path);
+      if (u->cached[t]) /* the finished objects come from the cache too */
+        job_out(j, unit_cell(u, o->ntargets, m, t)->finished_path);
+    }
   }
-  size_t first_tool = p->njobs;
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct cell *c = unit_cell(u, o->ntargets, m, t);
@@ -213,35 +255,38 @@ static int plan_unit(struct plan *p, struct unit *u) {
                                                         unit_module(u, m), tg->id));
       j->argv = tg->info->kind->finish_argv(&p->tc, tg, &req, c->device_path, c->finished_path);
       j->module = m;
-      add_dep(j, first_device + t);
+      job_in(j, c->device_path);
+      job_out(j, c->finished_path);
     }
   if (o->device_only) {
-    size_t end_tools = p->njobs;
     u->obj_final = o->output ? o->output : xasprintf("%s.gpucc-device", stem);
     u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
     free(stem);
     if (!u->obj_path)
       return -1;
     struct job *pack = add_job(p, JOB_PACK, u, xasprintf("device objects: %s", u->input));
-    for (size_t k = first_device; k < end_tools; k++)
-      add_dep(pack, k);
+    for (size_t m = 0; m < u->nmodules; m++)
+      for (size_t t = 0; t < o->ntargets; t++) {
+        job_in(pack, unit_cell(u, o->ntargets, m, t)->device_path);
+        job_in(pack, unit_cell(u, o->ntargets, m, t)->finished_path);
+      }
+    job_out(pack, u->obj_path);
     return 0;
   }
   for (size_t m = 0; m < u->nmodules; m++) {
     char *name = xasprintf("%s-%s", stem, unit_module(u, m));
     u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
     free(name);
-    size_t end_tools = p->njobs;
     struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", unit_module(u, m)));
     j->module = m;
-    for (size_t t = 0; t < o->ntargets; t++)
-      add_dep(j, first_device + t);
-    for (size_t k = first_tool; k < end_tools; k++)
-      if (p->jobs[k].kind == JOB_TOOL && p->jobs[k].module == m)
-        add_dep(j, k);
+    for (size_t t = 0; t < o->ntargets; t++) { /* what ships of each target */
+      if (o->targets[t].info->kind->device_format >= 0)
+        job_in(j, unit_cell(u, o->ntargets, m, t)->device_path);
+      job_in(j, unit_cell(u, o->ntargets, m, t)->finished_path);
+    }
+    job_out(j, u->blob_paths[m]);
   }
-  size_t end_bundles = p->njobs;
-  int rc = plan_host(p, u, stem, end_bundles - u->nmodules, end_bundles);
+  int rc = plan_host(p, u, stem);
   free(stem);
   return rc;
 }
@@ -315,14 +360,16 @@ static int plan_link(struct plan *p) {
    * resolved with no scan of its inputs and no libMLIR/libLLVM. */
   argv[k++] = "-lm";
   argv[k] = NULL;
-  /* A job like the others, after all of them: it reads their objects. */
-  size_t before = p->njobs;
+  /* A job like the others; it reads the objects of host and bundle jobs,
+   * so it runs after them. */
   struct job *j = add_job(p, JOB_LINK, NULL, xasprintf("link"));
   j->argv = argv;
   j->commit_from = link_tmp;
   j->commit_to = out;
-  for (size_t d = 0; d < before; d++)
-    add_dep(j, d);
+  for (size_t a = 1; argv[a]; a++)
+    if (argv[a][0] != '-' && argv[a] != link_tmp)
+      job_in(j, argv[a]);
+  job_out(j, link_tmp);
   return 0;
 }
 
@@ -407,9 +454,12 @@ int plan_build(struct plan *p, const struct options *o) {
       free(stem);
       struct job *j = add_job(p, JOB_TOOL, NULL, xasprintf("cc: %s", o->inputs[i].arg));
       j->argv = argv;
+      job_in(j, argv[2]);
+      job_out(j, argv[4]);
     }
   }
-  if (o->mode == MODE_LINK)
-    return plan_link(p);
+  if (o->mode == MODE_LINK && plan_link(p) != 0)
+    return -1;
+  derive_deps(p);
   return 0;
 }

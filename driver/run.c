@@ -25,35 +25,31 @@ static double now(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* In-process jobs print as shell comments so -### output stays valid shell. */
+/* Tools print as their command; in-process jobs as shell comments naming
+ * what they read and write, so -### output stays valid shell. */
 static void print_job(FILE *out, const struct plan *p, const struct job *j) {
-  const struct options *o = p->opts;
-  const struct unit *u = j->unit;
+  const char *target = p->opts->ntargets ? p->opts->targets[j->target].id : "";
   switch (j->kind) {
   case JOB_TOOL:
   case JOB_LINK:
     spawn_print(out, j->argv);
     return;
-  case JOB_DEVICE:
-    fprintf(out, "# gpucc: lower %s for %s ->", u->input, o->targets[j->target].id);
-    for (size_t m = 0; m < u->nmodules; m++)
-      fprintf(out, " %s", unit_cell(u, o->ntargets, m, j->target)->device_path);
-    fputc('\n', out);
-    return;
-  case JOB_BUNDLE:
-    fprintf(out, "# gpucc: bundle @%s -> %s %s\n", unit_module(u, j->module), u->blob_paths[j->module],
-            u->blob_obj_paths ? u->blob_obj_paths[j->module] : "");
-    return;
-  case JOB_HOST:
-    fprintf(out, "# gpucc: host code %s -> %s\n", u->input, u->host_obj_path);
-    return;
-  case JOB_FETCH:
-    fprintf(out, "# gpucc: cache hit for %s, %s\n", u->input, o->targets[j->target].id);
-    return;
-  case JOB_PACK:
-    fprintf(out, "# gpucc: device objects of %s -> %s\n", u->input, u->obj_path);
-    return;
+  case JOB_DEVICE: /* "lower prog.mlir for sm_90 -> ..." */
+    fprintf(out, "# gpucc: lower %s for %s ->", j->nins ? j->ins[0] : "", target);
+    break;
+  case JOB_FETCH: fprintf(out, "# gpucc: cache hit for %s ->", target); break;
+  case JOB_BUNDLE: fprintf(out, "# gpucc: bundle @%s", unit_module(j->unit, j->module)); break;
+  case JOB_HOST: fputs("# gpucc: host code", out); break;
+  case JOB_PACK: fputs("# gpucc: pack", out); break;
   }
+  if (j->kind != JOB_DEVICE && j->kind != JOB_FETCH) {
+    for (size_t i = 0; i < j->nins; i++)
+      fprintf(out, " %s", j->ins[i]);
+    fputs(" ->", out);
+  }
+  for (size_t i = 0; i < j->nouts; i++)
+    fprintf(out, " %s", j->outs[i]);
+  fputc('\n', out);
 }
 
 void plan_print(const struct plan *p) {
