@@ -303,6 +303,16 @@ static char *exe_dir(void) {
 
 static int plan_link(struct plan *p) {
   const struct options *o = p->opts;
+  /* Only MLIR inputs and none has a main: say so before the linker does
+   * ("undefined reference to `main'"), with what was probably meant. */
+  int others = 0, has_main = 0;
+  for (size_t i = 0; i < o->ninputs; i++)
+    others |= o->inputs[i].kind != INPUT_MLIR;
+  for (size_t u = 0; u < p->nunits; u++)
+    has_main |= program_defines(p->units[u].prog, "main");
+  if (!o->shared && !others && !has_main)
+    return diag_error("no input defines 'main', so there is no program to link; use -c for an "
+                      "object file, -shared for a library, or --emit= for one stage");
   char *dir = exe_dir();
   if (!dir)
     return diag_error("cannot find gpucc's own location (/proc/self/exe)");

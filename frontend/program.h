@@ -29,6 +29,10 @@ const char *program_module_name(const struct program *p, size_t m);
 char *program_text(const struct program *p, size_t *len);
 char *program_module_text(const struct program *p, size_t m, int debug_info, size_t *len);
 
+/* True when the module defines (not just declares) a top-level function
+ * with this name (func.func or llvm.func). */
+int program_defines(const struct program *p, const char *name);
+
 /* Writes the normalized module as MLIR text (--emit=mlir-device). Returns
  * 0 or -1 (reported). */
 int program_write(const struct program *p, const char *path);

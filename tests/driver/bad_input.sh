@@ -59,6 +59,8 @@ expect unlowerable_host 1 "unlowerable_host\.mlir:3:8: error: cannot lower 'gpu\
   -- --offload-arch=host "$bad/unlowerable_host.mlir"
 expect unlowerable_type 1 "unlowerable_type\.mlir:2:1: error: cannot lower 'func\.func' for the host: its signature holds a type" \
   -- --offload-arch=host "$bad/unlowerable_type.mlir"
+printf 'module attributes {gpu.container_module} {\n  gpu.module @k {\n  }\n}\n' >"$work/no_main.mlir"
+expect no_main 1 "^gpucc: error: no input defines 'main'.*use -c" -- --offload-arch=host "$work/no_main.mlir"
 printf 'int helper(void) { return 1; }\n' >"$work/helper.c"
 expect unlowerable_no_link 1 "unlowerable_host\.mlir:3:8: error: cannot lower 'gpu\.thread_id'" \
   -- --offload-arch=host "$bad/unlowerable_host.mlir" "$work/helper.c"
