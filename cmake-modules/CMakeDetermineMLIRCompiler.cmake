@@ -52,13 +52,17 @@ if(_mlir_help MATCHES "\ndefault targets: ([^\n]+)")
 endif()
 
 # The runtime gpucc links into every program, read off its own link line
-# (`gpucc -### x.o` prints "cc ... -L<dir> -lgpucc_rt -Wl,-rpath,<dir> -lm"),
-# the way CMake learns a C compiler's implicit libraries from `cc -v`. When C
-# (or C++) links a target with MLIR objects, CMake adds the implicit
-# libraries and directories of MLIR to the link line, as it adds the Fortran
-# runtime when C links Fortran objects; see CMakeMLIRCompiler.cmake.in for
-# the rpath.
-execute_process(COMMAND "${CMAKE_MLIR_COMPILER}" "-###" gpucc-probe.o -o gpucc-probe
+# (`gpucc -### -shared x.o` prints "cc ... -L<dir> -lgpucc_rt
+# -Wl,-rpath,<dir> -lm"), the way CMake learns a C compiler's implicit
+# libraries from `cc -v`. When C (or C++) links a target with MLIR objects,
+# CMake adds the implicit libraries and directories of MLIR to the link
+# line, as it adds the Fortran runtime when C links Fortran objects; see
+# CMakeMLIRCompiler.cmake.in for the rpath. The probe is a -shared link:
+# shared libraries always get the shared runtime, whereas gpucc links
+# executables with its static one (libgpucc_rt.a) by default, a line with
+# no -lgpucc_rt to read; implicit libraries serve every kind of target, so
+# C-linked targets keep the shared runtime.
+execute_process(COMMAND "${CMAKE_MLIR_COMPILER}" "-###" -shared gpucc-probe.o -o gpucc-probe.so
   OUTPUT_VARIABLE _mlir_link ERROR_VARIABLE _mlir_link RESULT_VARIABLE _mlir_rc)
 if(NOT _mlir_rc EQUAL 0 OR NOT _mlir_link MATCHES " -L([^ ]+) -lgpucc_rt ")
   message(FATAL_ERROR "cannot find gpucc's runtime in its link line ('${CMAKE_MLIR_COMPILER} -###'):\n${_mlir_link}")

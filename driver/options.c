@@ -18,7 +18,7 @@ enum opt_id {
   OPT_DRY_RUN, OPT_SAVE_TEMPS, OPT_CUDA_PATH, OPT_ROCM_PATH, OPT_LIB, OPT_LIBDIR, OPT_WL,
   OPT_XLINKER, OPT_XPTXAS, OPT_SHARED, OPT_FPIC, OPT_LANG, OPT_MD, OPT_MMD, OPT_MF, OPT_MT,
   OPT_JOBS, OPT_COLOR, OPT_COLOR_FLAG, OPT_NO_COLOR, OPT_NO_CACHE, OPT_WERROR, OPT_HELP,
-  OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN,
+  OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN, OPT_GPUCC_RT,
 };
 
 enum opt_form {
@@ -67,6 +67,8 @@ static const struct opt_spec table[] = {
     {OPT_BUNDLE, "--bundle", FORM_FLAG, NULL,
      "with -c: take device objects from .gpucc-device inputs instead of compiling them"},
     {OPT_COMPRESS, "--fatbin-compress", FORM_EQUALS, "<mode>", "fat binary compression: none, fast (default), size"},
+    {OPT_GPUCC_RT, "--gpucc-rt", FORM_EQUALS, "<kind>",
+     "runtime to link: static (default for executables: they need only the C library) or shared (default with -shared)"},
     {OPT_COLOR, "-fdiagnostics-color", FORM_EQUALS, "<when>", "color diagnostics: auto (default), always, never"},
     {OPT_COLOR_FLAG, "-fdiagnostics-color", FORM_FLAG, NULL, "same as -fdiagnostics-color=always"},
     {OPT_NO_COLOR, "-fno-diagnostics-color", FORM_FLAG, NULL, "same as -fdiagnostics-color=never"},
@@ -320,6 +322,14 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
     o->fatbin_compress = (int)c;
     return 0;
   }
+  case OPT_GPUCC_RT:
+    if (!strcmp(val, "static"))
+      o->gpucc_rt = GPUCC_RT_STATIC;
+    else if (!strcmp(val, "shared"))
+      o->gpucc_rt = GPUCC_RT_SHARED;
+    else
+      return diag_error("invalid argument '%s' to --gpucc-rt= (expected static or shared)", val);
+    return 0;
   case OPT_COLOR:
     if (!strcmp(val, "auto"))
       o->color = COLOR_AUTO;

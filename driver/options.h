@@ -43,6 +43,12 @@ enum emit_stage {
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
+/* Which libgpucc_rt a link uses (--gpucc-rt=, like nvcc's --cudart): by
+ * default the static one for executables, so that they need nothing but
+ * the C library where they run, and the shared one with -shared, so that a
+ * process has one runtime. */
+enum gpucc_rt_kind { GPUCC_RT_DEFAULT, GPUCC_RT_STATIC, GPUCC_RT_SHARED };
+
 struct options {
   enum driver_mode mode;
   const char *output;
@@ -58,6 +64,7 @@ struct options {
   int device_only;     /* --device-only: write the targets' objects, no host code */
   int bundle;          /* --bundle: take device objects from .gpucc-device inputs */
   int fatbin_compress; /* enum fatbin_compress */
+  enum gpucc_rt_kind gpucc_rt; /* --gpucc-rt= */
   enum emit_stage emit;
   const char *emit_stage; /* EMIT_TARGET: the stage's name */
   enum color_mode color;

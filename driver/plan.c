@@ -316,12 +316,14 @@ static int plan_link(struct plan *p) {
   char *dir = exe_dir();
   if (!dir)
     return diag_error("cannot find gpucc's own location (/proc/self/exe)");
-  /* Installed: <prefix>/bin/gpucc and <prefix>/<libdir>/libgpucc_rt.so;
-   * build tree: build/bin/gpucc and build/lib/libgpucc_rt.so. */
+  int static_rt = o->gpucc_rt == GPUCC_RT_STATIC || (o->gpucc_rt == GPUCC_RT_DEFAULT && !o->shared);
+  const char *rt_name = static_rt ? "libgpucc_rt.a" : "libgpucc_rt.so";
+  /* Installed: <prefix>/bin/gpucc and <prefix>/<libdir>/libgpucc_rt.*;
+   * build tree: build/bin/gpucc and build/lib/libgpucc_rt.*. */
   char resolved[PATH_MAX] = "";
   const char *reldirs[] = {GPUCC_RT_RELDIR, "../lib"};
   for (size_t i = 0; i < 2 && !resolved[0]; i++) {
-    char *rt = xasprintf("%s/%s/libgpucc_rt.so", dir, reldirs[i]);
+    char *rt = xasprintf("%s/%s/%s", dir, reldirs[i], rt_name);
     if (realpath(rt, resolved))
       *strrchr(resolved, '/') = '\0';
     else
@@ -329,7 +331,7 @@ static int plan_link(struct plan *p) {
     free(rt);
   }
   if (!resolved[0]) {
-    diag_error("cannot find the gpucc runtime library libgpucc_rt.so in '%s/%s'", dir, GPUCC_RT_RELDIR);
+    diag_error("cannot find the gpucc runtime library %s in '%s/%s'", rt_name, dir, GPUCC_RT_RELDIR);
     free(dir);
     return -1;
   }
@@ -362,9 +364,19 @@ static int plan_link(struct plan *p) {
       argv[k++] = (char *)o->inputs[i].arg;
     }
   }
-  argv[k++] = xasprintf("-L%s", resolved);
-  argv[k++] = "-lgpucc_rt";
-  argv[k++] = xasprintf("-Wl,-rpath,%s", resolved);
+  if (static_rt) {
+    /* One relocatable object with only the runtime's ABI global (see
+     * runtime/CMakeLists.txt). The host backend's kernels, dlopen()ed at
+     * run time, call back into it: those functions must be exported. */
+    argv[k++] = xasprintf("%s/libgpucc_rt.a", resolved);
+    argv[k++] = "-Wl,--export-dynamic-symbol=gpuccHost*";
+    argv[k++] = "-lpthread";
+    argv[k++] = "-ldl";
+  } else {
+    argv[k++] = xasprintf("-L%s", resolved);
+    argv[k++] = "-lgpucc_rt";
+    argv[k++] = xasprintf("-Wl,-rpath,%s", resolved);
+  }
   /* MLIR's runner utilities (printMemrefF32, printI64 & co.) and async
    * runtime are part of libgpucc_rt: whatever a program calls of them is
    * resolved with no scan of its inputs and no libMLIR/libLLVM. */

@@ -12,7 +12,8 @@
  *   offset 8   u32 LE   format version: 2 is written, 1 and 2 are read
  *   offset 12  u32 LE   flags: FATBIN_FLAG_ZSTD, or 0 (version 1: always 0)
  *   offset 16  u64 LE   size in bytes of the payload that follows
- *   offset 24  payload  a ustar archive (written and read with libarchive),
+ *   offset 24  payload  a ustar archive (written with libarchive, read by
+ *                       our own reader, fatbin_tar.c),
  *                       stored as it is, or (FATBIN_FLAG_ZSTD) as a sequence
  *                       of zstd frames whose concatenated contents are it;
  *                       zero bytes pad the blob to a multiple of 8
@@ -24,8 +25,10 @@
  * same objects and metadata always give byte-identical blobs.
  *
  * Nothing in this library prints: errors come back as -1 and a message in
- * the caller's buffer (err, errlen; err may be NULL). It links libarchive and
- * libzstd only, never MLIR/LLVM, because the runtime uses the reader too. */
+ * the caller's buffer (err, errlen; err may be NULL). It is two libraries:
+ * the reader (gpucc_fatbin_read: everything but fatbin_write*) needs libzstd
+ * alone, because the runtime, static one included, links it; the writer
+ * (gpucc_fatbin) adds libarchive. Neither links MLIR/LLVM. */
 #ifndef GPUCC_FATBIN_H
 #define GPUCC_FATBIN_H
 
@@ -121,10 +124,10 @@ int fatbin_compress_parse(const char *name, enum fatbin_compress *out);
  *            version chosen for the target (both its cubin and its PTX),
  *            "+xnack"/"-xnack"/"+sramecc"/"-sramecc" as the AMD target id
  *            asks (NULL for plain "gfx90a" and for host);
- *   meta     gpucc_version = PROJECT_VERSION, llvm_version = the LLVM that
- *            lowered the code (LLVM_VERSION_STRING), flags = the options that
+ *   meta     gpucc_version = PROJECT_VERSION, llvm_version = the MLIR/LLVM
+ *            that lowered the code (MLIR_VERSION), flags = the options that
  *            change the objects, space-separated as on the command line
- *            ("-O3 -g --offload-arch=sm_90,gfx942 -Xptxas -v");
+ *            ("-O3 -g -Xptxas -v"; the targets are the entries' own);
  *   mode     FATBIN_COMPRESS_DEFAULT unless --fatbin-compress= says otherwise
  *            (parse its value with fatbin_compress_parse). */
 int fatbin_write_ex(const struct fatbin_entry *entries, size_t n,

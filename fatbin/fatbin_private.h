@@ -2,7 +2,8 @@
  *
  * Little-endian byte access, error plumbing, and the three pieces that the
  * writer and the reader both build on: the tar walker (fatbin_tar.c), the
- * manifest syntax (fatbin_manifest.c) and the zstd frames (fatbin_zstd.c).
+ * manifest syntax (fatbin_manifest.c) and the zstd frames (fatbin_zstd.c to
+ * read, fatbin_zstd_write.c to write).
  * The library never prints, so each failure ends in fatbin_error, which
  * fills the caller's buffer and returns -1 so that call sites read
  * `return fatbin_error(...)`. */
@@ -76,13 +77,10 @@ char *fatbin_member_path(const struct fatbin_entry *e);
 /* One tar member found in a buffer. */
 struct fatbin_member {
   char *name;                /* owned */
-  const unsigned char *data; /* inside the walked buffer, or `copy` */
-  unsigned char *copy;       /* owned; set only when libarchive did not hand
-                                the data out in one piece from the buffer */
+  const unsigned char *data; /* inside the walked buffer, never copied */
   size_t size;
   size_t header_pos; /* offset of its header in the buffer */
-  size_t data_pos;   /* offset of its data (SIZE_MAX when copied; for an
-                        empty member, just past its header) */
+  size_t data_pos;   /* offset of its data: just past its header */
   int claimed;       /* named by a manifest line */
 };
 
@@ -92,11 +90,11 @@ struct fatbin_members {
   size_t n, cap;
 };
 
-/* Lists the members of the tar (or tar fragment: a buffer cut at a member
- * boundary, without the end-of-archive records) in buf. Only plain files
- * with distinct names are accepted. Fills *ms (zero-initialized by the
- * caller), which the caller releases with fatbin_members_free even on
- * failure. */
+/* Lists the members of the ustar archive (or fragment: a buffer cut at a
+ * member boundary, without the end-of-archive records) in buf, with our own
+ * reader (no libarchive: the runtime uses it). Only plain files with
+ * distinct names are accepted. Fills *ms (zero-initialized by the caller),
+ * which the caller releases with fatbin_members_free even on failure. */
 int fatbin_tar_walk(const unsigned char *buf, size_t size, struct fatbin_members *ms,
                     char *err, size_t errlen);
 void fatbin_members_free(struct fatbin_members *ms);
@@ -104,7 +102,7 @@ void fatbin_members_free(struct fatbin_members *ms);
 struct fatbin_member *fatbin_members_find(const struct fatbin_members *ms,
                                           const char *name);
 
-/* ---- zstd frames (fatbin_zstd.c) -------------------------------------------- */
+/* ---- zstd frames (fatbin_zstd.c, fatbin_zstd_write.c) ------------------------ */
 
 struct fatbin_frame {
   size_t pos, size;  /* compressed bytes in the payload */
@@ -132,9 +130,10 @@ struct fatbin_buf {
 int fatbin_buf_reserve(struct fatbin_buf *b, size_t extra);
 int fatbin_buf_add(struct fatbin_buf *b, const void *data, size_t n);
 
-/* Compresses content (size bytes) as one frame appended to out, flushing at
- * each of the npieces piece ends (ascending offsets into content, the last
- * being size), and stores each piece's compressed bytes in stored[]. */
+/* (fatbin_zstd_write.c, writer only.) Compresses content (size bytes) as
+ * one frame appended to out, flushing at each of the npieces piece ends
+ * (ascending offsets into content, the last being size), and stores each
+ * piece's compressed bytes in stored[]. */
 int fatbin_zstd_frame(struct fatbin_buf *out, const unsigned char *content, size_t size,
                       int level, const size_t *ends, size_t *stored, size_t npieces,
                       char *err, size_t errlen);

@@ -2,7 +2,7 @@
  * side).
  *
  * Opening reads the header and the manifest only: a stored payload is walked
- * by libarchive without copying any member (entries are tied to the members
+ * (fatbin_tar.c) without copying any member (entries are tied to the members
  * they name, data in place); a compressed payload has its frames listed from
  * their headers and only the first, the manifest's, inflated. An object is
  * read when asked for (fatbin_read_object): in place when stored, else by

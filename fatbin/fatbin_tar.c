@@ -1,131 +1,177 @@
-/* fatbin_tar.c: lists the members of a tar held in memory, with libarchive.
+/* fatbin_tar.c: lists the members of a tar held in memory.
+ *
+ * gpucc's own reader for the one tar dialect blobs use: POSIX ustar as
+ * libarchive writes it (512-byte records, octal numbers, a long name split
+ * into prefix and name). It is ours rather than libarchive's because the
+ * runtime reads blobs too, and a program linked with the static runtime
+ * must need nothing beyond the C library: libarchive would bring libxml2,
+ * ICU, nettle, lzma and more into every executable. libarchive still
+ * writes the tar (fatbin_write.c), and bsdtar or GNU tar still read it.
  *
  * The reader uses it on a stored payload (the whole tar), on the manifest's
  * frame and on an object's inflated frame (tar fragments that end at a
- * member boundary, which libarchive reads as a tar without its end records);
- * the writer uses it to learn where libarchive put each member. Member data
- * is not copied: libarchive reading from memory hands out each plain member
- * as one block that points into the buffer, and its offset there is what the
- * manifest records. Should a libarchive ever hand out a member in pieces, the
- * pieces are copied together instead, so reading never depends on it.
+ * member boundary, without end records); the writer uses it to learn where
+ * libarchive put each member. Member data is never copied: every member
+ * points into the buffer, and its offset there is what the manifest records.
  *
- * Every member size is checked against the buffer before anything is
- * allocated for it, so a forged header cannot cause a large allocation. */
+ * Every blob may be hostile, so a header counts only when its checksum is
+ * right and its numbers are octal, and a member only when its data and its
+ * padding to the next record lie inside the buffer; nothing is allocated
+ * for a member before that. Only plain files are accepted: links,
+ * directories and extension headers (pax, GNU) are errors, since the writer
+ * never produces them. The walk ends at a zero record (the end-of-archive
+ * marker; what follows is ignored, as tar readers do) or exactly at the end
+ * of the buffer; a partial record there is a truncated archive. */
 #include <stdlib.h>
 #include <string.h>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include "fatbin_private.h"
 
-static char *fatbin_strdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p)
-    memcpy(p, s, n);
-  return p;
-}
+/* Field offsets and sizes of a ustar header record. */
+#define TAR_NAME 0
+#define TAR_NAME_LEN 100
+#define TAR_SIZE 124
+#define TAR_SIZE_LEN 12
+#define TAR_CHKSUM 148
+#define TAR_CHKSUM_LEN 8
+#define TAR_TYPE 156
+#define TAR_MAGIC 257 /* "ustar\0" then version "00" */
+#define TAR_PREFIX 345
+#define TAR_PREFIX_LEN 155
 
-/* Reader calls may warn (an unusual but readable header, say) and the entry
- * is still good; anything worse ends the walk. */
-static int fatbin_check(struct archive *a, int r, const char *what, char *err,
-                        size_t errlen) {
-  if (r == ARCHIVE_OK || r == ARCHIVE_WARN)
-    return 0;
-  const char *msg = archive_error_string(a);
-  return fatbin_error(err, errlen, "fatbin: cannot read %s: %s", what,
-                      msg ? msg : "unknown libarchive error");
-}
-
-/* Finds where the current member's data is: in buf when libarchive hands it
- * out in one block from there, else in a copy assembled from its blocks. */
-static int fatbin_locate_data(struct archive *a, const unsigned char *buf, size_t size,
-                              struct fatbin_member *m, char *err, size_t errlen) {
-  m->data_pos = SIZE_MAX;
-  if (m->size == 0) {
-    /* libarchive hands out no block for an empty member; its (empty) data
-     * is taken to follow its one ustar header, which is where the writer's
-     * next member starts. */
-    m->data = buf + size; /* never read: any non-NULL pointer will do */
-    if (m->header_pos != SIZE_MAX && size - m->header_pos >= FATBIN_TAR_BLOCK)
-      m->data_pos = m->header_pos + FATBIN_TAR_BLOCK;
-    return 0;
-  }
-  const void *block;
-  size_t len;
-  la_int64_t off;
-  int r = archive_read_data_block(a, &block, &len, &off);
-  if (r == ARCHIVE_EOF)
-    return fatbin_error(err, errlen,
-                        "fatbin: truncated archive: member '%s' says %zu bytes, 0 "
-                        "available",
-                        m->name, m->size);
-  if (fatbin_check(a, r, m->name, err, errlen))
-    return -1;
-  const unsigned char *b = block;
-  if (off == 0 && len == m->size && b >= buf && (size_t)(b - buf) <= size &&
-      m->size <= size - (size_t)(b - buf)) {
-    m->data = b;
-    m->data_pos = (size_t)(b - buf);
-    return 0;
-  }
-  m->copy = calloc(1, m->size);
-  if (!m->copy)
-    return fatbin_error(err, errlen, "fatbin: out of memory reading '%s'", m->name);
-  m->data = m->copy;
-  for (;;) {
-    if (off < 0 || (uint64_t)off > m->size || len > m->size - (size_t)off)
-      return fatbin_error(err, errlen, "fatbin: member '%s' has data past its size",
-                          m->name);
-    memcpy(m->copy + off, block, len);
-    r = archive_read_data_block(a, &block, &len, &off);
-    if (r == ARCHIVE_EOF)
-      return 0;
-    if (fatbin_check(a, r, m->name, err, errlen))
+/* Parses an octal field the way tar writers fill it: optional leading
+ * spaces, octal digits, then NUL or space padding to the field's end.
+ * Returns 0 with *out set, -1 for anything else (base-256 numbers
+ * included: no member of a blob is large enough to need them). */
+static int fatbin_tar_octal(const unsigned char *p, size_t len, uint64_t *out) {
+  size_t i = 0;
+  while (i < len && p[i] == ' ')
+    i++;
+  uint64_t v = 0;
+  size_t digits = 0;
+  for (; i < len && p[i] >= '0' && p[i] <= '7'; i++, digits++) {
+    if (v > (UINT64_MAX >> 3))
       return -1;
+    v = v << 3 | (uint64_t)(p[i] - '0');
   }
+  if (digits == 0)
+    return -1;
+  for (; i < len; i++)
+    if (p[i] != '\0' && p[i] != ' ')
+      return -1;
+  *out = v;
+  return 0;
 }
 
-/* Adds the member under libarchive's current header to ms. */
-static int fatbin_add_member(struct archive *a, struct archive_entry *ae,
-                             const unsigned char *buf, size_t size,
-                             struct fatbin_members *ms, char *err, size_t errlen) {
-  const char *name = archive_entry_pathname(ae);
-  if (!name)
-    return fatbin_error(err, errlen, "fatbin: archive member %zu has no usable name",
-                        ms->n);
-  if (archive_entry_filetype(ae) != AE_IFREG || archive_entry_hardlink(ae) ||
-      archive_entry_symlink(ae))
-    return fatbin_error(err, errlen, "fatbin: archive member '%s' is not a plain file",
-                        name);
-  la_int64_t msize = archive_entry_size(ae);
-  /* A member cannot hold more bytes than the whole buffer: this cap keeps a
-   * forged size from turning into a huge allocation. */
-  if (!archive_entry_size_is_set(ae) || msize < 0 || (uint64_t)msize > size)
-    return fatbin_error(err, errlen,
-                        "fatbin: truncated archive: member '%s' says %lld bytes, %zu "
-                        "available",
-                        name, (long long)msize, size);
-  if (ms->n == ms->cap) {
-    size_t ncap = ms->cap ? ms->cap * 2 : 8;
-    struct fatbin_member *p = realloc(ms->at, ncap * sizeof *p);
-    if (!p)
-      return fatbin_error(err, errlen, "fatbin: out of memory");
-    ms->at = p;
-    ms->cap = ncap;
+/* The checksum is the sum of the header's bytes with its own field read as
+ * spaces. Historic writers summed signed chars, so either sum is accepted,
+ * as every tar reader does. */
+static int fatbin_tar_checksum_ok(const unsigned char *h) {
+  uint64_t want;
+  if (fatbin_tar_octal(h + TAR_CHKSUM, TAR_CHKSUM_LEN, &want) != 0)
+    return 0;
+  uint64_t usum = 0;
+  int64_t ssum = 0;
+  for (size_t i = 0; i < FATBIN_TAR_BLOCK; i++) {
+    int in_field = i >= TAR_CHKSUM && i < TAR_CHKSUM + TAR_CHKSUM_LEN;
+    unsigned char c = in_field ? ' ' : h[i];
+    usum += c;
+    ssum += (signed char)c;
   }
-  struct fatbin_member *m = &ms->at[ms->n];
-  la_int64_t hpos = archive_read_header_position(a);
-  *m = (struct fatbin_member){
-      .name = fatbin_strdup(name),
-      .size = (size_t)msize,
-      .header_pos = hpos >= 0 && (uint64_t)hpos <= size ? (size_t)hpos : SIZE_MAX,
-  };
-  if (!m->name)
+  return usum == want || (ssum >= 0 && (uint64_t)ssum == want);
+}
+
+static int fatbin_tar_is_zero(const unsigned char *h) {
+  for (size_t i = 0; i < FATBIN_TAR_BLOCK; i++)
+    if (h[i])
+      return 0;
+  return 1;
+}
+
+/* A fixed-size name field holds up to len bytes, NUL-terminated if shorter. */
+static size_t fatbin_tar_field_len(const unsigned char *p, size_t len) {
+  const unsigned char *nul = memchr(p, '\0', len);
+  return nul ? (size_t)(nul - p) : len;
+}
+
+/* The member's path: "prefix/name" when the writer split it, else name.
+ * malloc'ed; NULL when out of memory. */
+static char *fatbin_tar_name(const unsigned char *h) {
+  size_t nlen = fatbin_tar_field_len(h + TAR_NAME, TAR_NAME_LEN);
+  size_t plen = fatbin_tar_field_len(h + TAR_PREFIX, TAR_PREFIX_LEN);
+  char *s = malloc(plen + 1 + nlen + 1);
+  if (!s)
+    return NULL;
+  size_t k = 0;
+  if (plen) {
+    memcpy(s, h + TAR_PREFIX, plen);
+    k = plen;
+    s[k++] = '/';
+  }
+  memcpy(s + k, h + TAR_NAME, nlen);
+  s[k + nlen] = '\0';
+  return s;
+}
+
+static int fatbin_members_grow(struct fatbin_members *ms, char *err, size_t errlen) {
+  if (ms->n < ms->cap)
+    return 0;
+  size_t ncap = ms->cap ? ms->cap * 2 : 8;
+  struct fatbin_member *p = realloc(ms->at, ncap * sizeof *p);
+  if (!p)
     return fatbin_error(err, errlen, "fatbin: out of memory");
-  ms->n++;
-  return fatbin_locate_data(a, buf, size, m, err, errlen);
+  ms->at = p;
+  ms->cap = ncap;
+  return 0;
+}
+
+/* Adds the member whose header is at buf + pos to ms and tells where the
+ * next header is (*next). */
+static int fatbin_tar_member(const unsigned char *buf, size_t size, size_t pos,
+                             struct fatbin_members *ms, size_t *next, char *err,
+                             size_t errlen) {
+  const unsigned char *h = buf + pos;
+  if (memcmp(h + TAR_MAGIC, "ustar\0" "00", 8) != 0)
+    return fatbin_error(err, errlen,
+                        "fatbin: damaged archive: no ustar header at offset %zu", pos);
+  if (!fatbin_tar_checksum_ok(h))
+    return fatbin_error(err, errlen,
+                        "fatbin: damaged archive: bad header checksum at offset %zu", pos);
+  if (h[TAR_NAME] == '\0')
+    return fatbin_error(err, errlen, "fatbin: archive member %zu has no usable name", ms->n);
+  if (fatbin_members_grow(ms, err, errlen))
+    return -1;
+  char *name = fatbin_tar_name(h);
+  if (!name)
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  /* Recorded before any further check, so that its name is freed with the
+   * others whatever happens next. */
+  struct fatbin_member *m = &ms->at[ms->n++];
+  *m = (struct fatbin_member){.name = name, .header_pos = pos};
+  size_t nlen = strlen(name);
+  if ((h[TAR_TYPE] != '0' && h[TAR_TYPE] != '\0') || (nlen && name[nlen - 1] == '/'))
+    return fatbin_error(err, errlen, "fatbin: archive member '%s' is not a plain file", name);
+  uint64_t msize;
+  if (fatbin_tar_octal(h + TAR_SIZE, TAR_SIZE_LEN, &msize) != 0)
+    return fatbin_error(err, errlen, "fatbin: damaged archive: member '%s' has a bad size",
+                        name);
+  size_t data = pos + FATBIN_TAR_BLOCK, avail = size - data;
+  /* Size first, then padding: neither sum can overflow once msize is known
+   * to be at most what the buffer holds. */
+  if (msize > avail)
+    return fatbin_error(err, errlen,
+                        "fatbin: truncated archive: member '%s' says %llu bytes, %zu "
+                        "available",
+                        name, (unsigned long long)msize, avail);
+  size_t padded = ((size_t)msize + FATBIN_TAR_BLOCK - 1) / FATBIN_TAR_BLOCK * FATBIN_TAR_BLOCK;
+  if (padded > avail)
+    return fatbin_error(err, errlen,
+                        "fatbin: truncated archive: member '%s' lacks its padding", name);
+  m->data = buf + data;
+  m->size = (size_t)msize;
+  m->data_pos = data;
+  *next = data + padded;
+  return 0;
 }
 
 static int fatbin_member_cmp(const void *pa, const void *pb) {
@@ -155,33 +201,24 @@ static int fatbin_members_index(struct fatbin_members *ms, char *err, size_t err
 
 int fatbin_tar_walk(const unsigned char *buf, size_t size, struct fatbin_members *ms,
                     char *err, size_t errlen) {
-  struct archive *a = archive_read_new();
-  if (!a)
-    return fatbin_error(err, errlen, "fatbin: out of memory");
-  int rc = fatbin_check(a, archive_read_support_format_tar(a), "archive", err, errlen);
-  if (rc == 0)
-    rc = fatbin_check(a, archive_read_open_memory(a, buf, size), "archive", err, errlen);
-  while (rc == 0) {
-    struct archive_entry *ae;
-    int r = archive_read_next_header(a, &ae);
-    if (r == ARCHIVE_EOF)
-      break;
-    if ((rc = fatbin_check(a, r, "archive member header", err, errlen)) != 0)
-      break;
-    rc = fatbin_add_member(a, ae, buf, size, ms, err, errlen);
+  size_t pos = 0;
+  while (pos < size) {
+    if (size - pos < FATBIN_TAR_BLOCK)
+      return fatbin_error(err, errlen,
+                          "fatbin: truncated archive: %zu bytes at offset %zu, less than a "
+                          "tar header",
+                          size - pos, pos);
+    if (fatbin_tar_is_zero(buf + pos))
+      break; /* the end-of-archive marker */
+    if (fatbin_tar_member(buf, size, pos, ms, &pos, err, errlen))
+      return -1;
   }
-  if (archive_read_free(a) != ARCHIVE_OK && rc == 0)
-    rc = fatbin_error(err, errlen, "fatbin: cannot release the archive reader");
-  if (rc == 0)
-    rc = fatbin_members_index(ms, err, errlen);
-  return rc;
+  return fatbin_members_index(ms, err, errlen);
 }
 
 void fatbin_members_free(struct fatbin_members *ms) {
-  for (size_t i = 0; i < ms->n; i++) {
+  for (size_t i = 0; i < ms->n; i++)
     free(ms->at[i].name);
-    free(ms->at[i].copy);
-  }
   free(ms->at);
   free(ms->sorted);
   *ms = (struct fatbin_members){0};

@@ -33,6 +33,7 @@ export FAKE_PTXAS_LOG="$work/ptxas.log"
 normalize() {
   sed -e "s|$work/tmp/gpucc-[A-Za-z0-9]*|\$TMP|g" -e "s|$work/cuda|\$CUDA|g" \
       -e "s|-L[^ ]*/lib |-L\$LIB |; s|-Wl,-rpath,[^ ]*/lib |-Wl,-rpath,\$LIB |" \
+      -e "s| [^ ]*/lib/libgpucc_rt\.a | \$LIB/libgpucc_rt.a |" \
       -e "s|$(dirname "$prog")/||g"
 }
 
