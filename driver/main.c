@@ -5,6 +5,7 @@
 #include "diag.h"
 #include "program.h"
 #include "job.h"
+#include "lowering.h"
 #include "options.h"
 #include "tmp.h"
 
@@ -55,6 +56,7 @@ int main(int argc, char **argv) {
     }
   }
   diag_set_werror(o.werror);
+  lowering_set_verbose(o.verbose);
   diag_set_color(o.color == COLOR_ALWAYS ? 1 : o.color == COLOR_NEVER ? 0 : -1);
   tmp_set_keep(o.save_temps);
 

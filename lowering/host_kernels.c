@@ -21,6 +21,8 @@
  * another, runs a whole block as plain nested loops that LLVM can vectorize.
  * Address space 3 stays in the IR: x86 treats it as ordinary memory. */
 #include "host_kernels.h"
+#include "host_kernels_internal.h"
+#include "host_regions.h"
 
 #include "../runtime/host_abi.h" /* the contract: one source of truth */
 #include "diag.h"
@@ -34,30 +36,10 @@
 #define PTX_KERNEL_CC 71 /* llvm::CallingConv::PTX_Kernel */
 #define SUBGROUP_SIZE GPUCC_HOST_SUBGROUP_SIZE
 
-/* Field indices of struct gpucc_host_ctx. */
-enum {
-  CTX_TID = GPUCC_HOST_CTX_TID,
-  CTX_CTAID = GPUCC_HOST_CTX_CTAID,
-  CTX_NTID = GPUCC_HOST_CTX_NTID,
-  CTX_NCTAID = GPUCC_HOST_CTX_NCTAID,
-  CTX_SHARED = GPUCC_HOST_CTX_SHARED,
-  CTX_SCHED = GPUCC_HOST_CTX_SCHED,
-  CTX_SCRATCH = GPUCC_HOST_CTX_SCRATCH,
-};
+/* -v: say which kernels keep fibers and why (host_kernels_set_verbose). */
+static int verbose;
 
-struct rewriter {
-  LLVMModuleRef mod;
-  LLVMContextRef c;
-  LLVMTargetDataRef td;
-  LLVMTypeRef i32, i64, ptr, ctx_ty;
-  const char *module_name;
-  /* workgroup-memory globals and their offsets in ctx->shared */
-  LLVMValueRef *shared;
-  uint64_t *offsets;
-  size_t nshared;
-  uint64_t shared_bytes;
-  int failed;
-};
+void host_kernels_set_verbose(int on) { verbose = on; }
 
 static int starts_with(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -218,7 +200,7 @@ static void rewrite_shared(struct rewriter *rw) {
 
 /* --- intrinsics ---------------------------------------------------------- */
 
-static LLVMValueRef ctx_field(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef ctx, int field,
+LLVMValueRef host_ctx_field(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef ctx, int field,
                               int dim) {
   LLVMValueRef idx[3] = {LLVMConstInt(rw->i32, 0, 0), LLVMConstInt(rw->i32, (unsigned)field, 0),
                          LLVMConstInt(rw->i32, (unsigned)dim, 0)};
@@ -226,7 +208,7 @@ static LLVMValueRef ctx_field(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRe
   return LLVMBuildLoad2(b, rw->i32, p, "");
 }
 
-static LLVMValueRef declare(struct rewriter *rw, const char *name, LLVMTypeRef ret,
+LLVMValueRef host_declare(struct rewriter *rw, const char *name, LLVMTypeRef ret,
                             LLVMTypeRef *params, unsigned n) {
   LLVMValueRef f = LLVMGetNamedFunction(rw->mod, name);
   if (!f)
@@ -252,28 +234,28 @@ static int rewrite_call(struct rewriter *rw, LLVMValueRef call, LLVMValueRef ctx
   };
   for (size_t i = 0; i < 4 && !repl; i++)
     if (starts_with(name, sregs[i].prefix) && dim_of(name + strlen(sregs[i].prefix)) >= 0)
-      repl = ctx_field(rw, b, ctx, sregs[i].field, dim_of(name + strlen(sregs[i].prefix)));
+      repl = host_ctx_field(rw, b, ctx, sregs[i].field, dim_of(name + strlen(sregs[i].prefix)));
 
   if (repl) {
   } else if (!strcmp(name, "llvm.nvvm.read.ptx.sreg.warpsize")) {
     repl = LLVMConstInt(rw->i32, SUBGROUP_SIZE, 0);
   } else if (!strcmp(name, "llvm.nvvm.read.ptx.sreg.laneid")) {
     /* Lanes are consecutive linearized thread ids, as on NVIDIA. */
-    LLVMValueRef x = ctx_field(rw, b, ctx, CTX_TID, 0), y = ctx_field(rw, b, ctx, CTX_TID, 1);
-    LLVMValueRef z = ctx_field(rw, b, ctx, CTX_TID, 2);
-    LLVMValueRef nx = ctx_field(rw, b, ctx, CTX_NTID, 0), ny = ctx_field(rw, b, ctx, CTX_NTID, 1);
+    LLVMValueRef x = host_ctx_field(rw, b, ctx, CTX_TID, 0), y = host_ctx_field(rw, b, ctx, CTX_TID, 1);
+    LLVMValueRef z = host_ctx_field(rw, b, ctx, CTX_TID, 2);
+    LLVMValueRef nx = host_ctx_field(rw, b, ctx, CTX_NTID, 0), ny = host_ctx_field(rw, b, ctx, CTX_NTID, 1);
     LLVMValueRef lin = LLVMBuildAdd(b, x, LLVMBuildMul(b, nx, LLVMBuildAdd(b, y, LLVMBuildMul(b, ny, z, ""), ""), ""), "");
     repl = LLVMBuildAnd(b, lin, LLVMConstInt(rw->i32, SUBGROUP_SIZE - 1, 0), "lane");
   } else if (starts_with(name, "llvm.nvvm.barrier")) {
     LLVMTypeRef p = rw->ptr;
-    LLVMValueRef fn = declare(rw, "gpuccHostBarrier", LLVMVoidTypeInContext(rw->c), &p, 1);
+    LLVMValueRef fn = host_declare(rw, "gpuccHostBarrier", LLVMVoidTypeInContext(rw->c), &p, 1);
     LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &ctx, 1, "");
     *sync = 1;
   } else if (starts_with(name, "llvm.nvvm.shfl.sync.")) {
     const char *m = name + strlen("llvm.nvvm.shfl.sync.");
     unsigned mode = starts_with(m, "idx") ? 0 : starts_with(m, "up") ? 1 : starts_with(m, "down") ? 2 : 3;
     LLVMTypeRef params[5] = {rw->ptr, rw->i32, rw->i32, rw->i32, rw->i32};
-    LLVMValueRef fn = declare(rw, "gpuccHostShuffle", rw->i64, params, 5);
+    LLVMValueRef fn = host_declare(rw, "gpuccHostShuffle", rw->i64, params, 5);
     LLVMValueRef val = LLVMGetOperand(call, 1);
     LLVMTypeRef vty = LLVMTypeOf(val);
     LLVMValueRef bits = vty == rw->i32 ? val : LLVMBuildBitCast(b, val, rw->i32, "");
@@ -313,7 +295,7 @@ static int rewrite_call(struct rewriter *rw, LLVMValueRef call, LLVMValueRef ctx
  * threads go on; elsewhere (ctx NULL) the runtime ends the program. */
 static void rewrite_assert(struct rewriter *rw, LLVMValueRef call, LLVMValueRef ctx) {
   LLVMTypeRef params[5] = {rw->ptr, rw->ptr, rw->ptr, rw->i32, rw->ptr};
-  LLVMValueRef fn = declare(rw, "gpuccHostAssertFail", LLVMVoidTypeInContext(rw->c), params, 5);
+  LLVMValueRef fn = host_declare(rw, "gpuccHostAssertFail", LLVMVoidTypeInContext(rw->c), params, 5);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
   LLVMPositionBuilderBefore(b, call);
   LLVMValueRef args[5] = {ctx ? ctx : LLVMConstPointerNull(rw->ptr), LLVMGetOperand(call, 0),
@@ -397,7 +379,7 @@ static LLVMValueRef add_ctx_param(struct rewriter *rw, LLVMValueRef k, const cha
 
 /* Loads the kernel arguments from the params array (params[i] points to the
  * i-th argument) into args[1..n]. */
-static void unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef kernel,
+void host_unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef kernel,
                           LLVMValueRef params, LLVMValueRef *args) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(kernel);
   unsigned n = LLVMCountParamTypes(fty);
@@ -414,7 +396,7 @@ static void unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef ke
   free(types);
 }
 
-static LLVMValueRef new_entry(struct rewriter *rw, const char *kname, const char *suffix) {
+LLVMValueRef host_new_entry(struct rewriter *rw, const char *kname, const char *suffix) {
   char name[512];
   snprintf(name, sizeof name, "%s%s", kname, suffix);
   LLVMTypeRef params[2] = {rw->ptr, rw->ptr};
@@ -425,7 +407,7 @@ static LLVMValueRef new_entry(struct rewriter *rw, const char *kname, const char
 }
 
 static void emit_thread_entry(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {
-  LLVMValueRef f = new_entry(rw, kname, GPUCC_HOST_THREAD_SUFFIX);
+  LLVMValueRef f = host_new_entry(rw, kname, GPUCC_HOST_THREAD_SUFFIX);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(rw->c, f, "entry"));
   unsigned n = LLVMCountParams(kernel);
@@ -433,7 +415,7 @@ static void emit_thread_entry(struct rewriter *rw, LLVMValueRef kernel, const ch
   if (!args)
     BUG("out of memory");
   args[0] = LLVMGetParam(f, 1);
-  unpack_params(rw, b, kernel, LLVMGetParam(f, 0), args);
+  host_unpack_params(rw, b, kernel, LLVMGetParam(f, 0), args);
   LLVMBuildCall2(b, LLVMGlobalGetValueType(kernel), kernel, args, n, "");
   LLVMBuildRetVoid(b);
   free(args);
@@ -445,7 +427,7 @@ static void emit_thread_entry(struct rewriter *rw, LLVMValueRef kernel, const ch
  * exit block, which close_loop (given the bound) completes. The ids are at
  * least 1 (a launch of zero threads never reaches a block), so the test can
  * sit at the bottom. */
-static void open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ctx,
+void host_open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ctx,
                       int dim, LLVMBasicBlockRef *latch_out, LLVMValueRef *iv_out,
                       LLVMBasicBlockRef *exit_out) {
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
@@ -464,7 +446,7 @@ static void open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLV
   *exit_out = exit;
 }
 
-static void close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef head,
+void host_close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef head,
                        LLVMValueRef iv, LLVMValueRef bound, LLVMBasicBlockRef exit) {
   /* Thread ids never exceed 1024: the flags let LLVM widen the index once
    * instead of sign-extending it in every iteration. */
@@ -478,7 +460,7 @@ static void close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef 
 }
 
 static void emit_block_entry(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {
-  LLVMValueRef f = new_entry(rw, kname, GPUCC_HOST_BLOCK_SUFFIX);
+  LLVMValueRef f = host_new_entry(rw, kname, GPUCC_HOST_BLOCK_SUFFIX);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(rw->c, f, "entry"));
   /* A private copy of the context: once the kernel is inlined, its fields
@@ -491,19 +473,19 @@ static void emit_block_entry(struct rewriter *rw, LLVMValueRef kernel, const cha
   if (!args)
     BUG("out of memory");
   args[0] = ctx;
-  unpack_params(rw, b, kernel, LLVMGetParam(f, 0), args);
-  LLVMValueRef nx = ctx_field(rw, b, ctx, CTX_NTID, 0);
-  LLVMValueRef ny = ctx_field(rw, b, ctx, CTX_NTID, 1);
-  LLVMValueRef nz = ctx_field(rw, b, ctx, CTX_NTID, 2);
+  host_unpack_params(rw, b, kernel, LLVMGetParam(f, 0), args);
+  LLVMValueRef nx = host_ctx_field(rw, b, ctx, CTX_NTID, 0);
+  LLVMValueRef ny = host_ctx_field(rw, b, ctx, CTX_NTID, 1);
+  LLVMValueRef nz = host_ctx_field(rw, b, ctx, CTX_NTID, 2);
   LLVMBasicBlockRef hz, hy, hx, ez, ey, ex;
   LLVMValueRef iz, iy, ix;
-  open_loop(rw, b, f, ctx, 2, &hz, &iz, &ez);
-  open_loop(rw, b, f, ctx, 1, &hy, &iy, &ey);
-  open_loop(rw, b, f, ctx, 0, &hx, &ix, &ex);
+  host_open_loop(rw, b, f, ctx, 2, &hz, &iz, &ez);
+  host_open_loop(rw, b, f, ctx, 1, &hy, &iy, &ey);
+  host_open_loop(rw, b, f, ctx, 0, &hx, &ix, &ex);
   LLVMBuildCall2(b, LLVMGlobalGetValueType(kernel), kernel, args, n, "");
-  close_loop(rw, b, hx, ix, nx, ex);
-  close_loop(rw, b, hy, iy, ny, ey);
-  close_loop(rw, b, hz, iz, nz, ez);
+  host_close_loop(rw, b, hx, ix, nx, ex);
+  host_close_loop(rw, b, hy, iy, ny, ey);
+  host_close_loop(rw, b, hz, iz, nz, ez);
   LLVMBuildRetVoid(b);
   free(args);
   LLVMDisposeBuilder(b);
@@ -664,14 +646,21 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
   if (rw.failed && rc == 0)
     rc = diag_error("host target: cannot place workgroup memory of gpu.module @%s", module_name);
   for (size_t i = 0; i < nk && rc == 0; i++) {
-    emit_thread_entry(&rw, impls[i], names[i]);
     emit_params_table(&rw, impls[i], names[i]);
-    if (!syncs[i])
-      emit_block_entry(&rw, impls[i], names[i]);
-    else
-      emit_fibers_reason(&rw, names[i], "its threads synchronize");
     LLVMAddAttributeAtIndex(impls[i], LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(rw.c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+    const char *why = NULL;
+    if (!syncs[i]) {
+      emit_thread_entry(&rw, impls[i], names[i]);
+      emit_block_entry(&rw, impls[i], names[i]);
+    } else if (!host_regions_split(&rw, impls[i], names[i], &why)) {
+      /* impls[i] is untouched: its threads run on fibers. */
+      emit_thread_entry(&rw, impls[i], names[i]);
+      emit_fibers_reason(&rw, names[i], why);
+      if (verbose)
+        diag_at(DIAG_REMARK, NULL, 0, 0, "host target: kernel '%s' of gpu.module @%s runs its threads "
+                "on fibers: %s", names[i], module_name, why);
+    }
   }
   if (rc == 0) {
     rename_library_calls(&rw);

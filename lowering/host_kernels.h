@@ -12,4 +12,9 @@
  * or -1 after reporting what the module uses that the CPU cannot do. */
 int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *module_name);
 
+/* With on != 0, host_kernels_rewrite prints a remark for each kernel whose
+ * threads keep running on fibers (barriers or shuffles it could not compile
+ * into regions), saying why; the driver turns it on with -v. */
+void host_kernels_set_verbose(int on);
+
 #endif

@@ -48,6 +48,11 @@ int toolchain_rocm_shim(struct toolchain *tc);
 int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
                     int opt, int debug, const char *const *out_paths);
 
+/* -v: lowering also says what it could not do the fast way (the host
+ * target's kernels that keep running on fibers, and why). Set before the
+ * device jobs start. */
+void lowering_set_verbose(int on);
+
 /* The symbols that hold gpu.module `module`'s fat binary and its size in a
  * translation unit identified by `tag` (unique per TU, stable across builds):
  * "__gpucc_fatbin.<tag>.<module>" and "__gpucc_fatbin_size.<tag>.<module>". */

@@ -91,6 +91,8 @@ static int write_objects(MlirModule dev, int opt, const char *const *out_paths, 
   return i == n ? 0 : diag_error("internal: %zu of %zu gpu.modules lowered for the host", i, n);
 }
 
+void lowering_set_verbose(int on) { host_kernels_set_verbose(on); }
+
 static int can_finish(const struct toolchain *tc) {
   (void)tc;
   return 1;

@@ -15,7 +15,11 @@
  *       Runs every thread of the block ctx->ctaid (ctx->tid is ignored),
  *       synchronizing them itself: the compiler split the kernel at its
  *       barriers and shuffles into regions run as loops over the threads.
- *       ctx->scratch holds K__gpucc_scratch bytes per thread of the block.
+ *       ctx->scratch holds K__gpucc_scratch bytes per thread of the block,
+ *       as arrays over the threads: the stop codes (uint32_t, 8 bytes per
+ *       thread reserved) at offset 0, the lane records (struct
+ *       gpucc_host_lane) at 8 * n, then the kernel's own state; it calls
+ *       gpuccHostRound between rounds.
  *       Absent when the compiler could not do that (see K__gpucc_fibers);
  *       the runtime then runs K__gpucc_thread on fibers.
  *   const uint32_t K__gpucc_params[];
@@ -46,7 +50,7 @@
 
 #include <stdint.h>
 
-#define GPUCC_HOST_ABI_VERSION 2u
+#define GPUCC_HOST_ABI_VERSION 3u
 /* Threads that shuffle with each other: gpu.shuffle works within groups of
  * this many consecutive (linearized) thread ids, as a warp does on NVIDIA. */
 #define GPUCC_HOST_SUBGROUP_SIZE 32u
@@ -88,6 +92,28 @@ enum gpucc_host_shuffle_mode {
   GPUCC_HOST_SHFL_DOWN = 2,
   GPUCC_HOST_SHFL_BFLY = 3,
 };
+
+/* One thread's part in a shuffle, for a block entry: the operands of
+ * gpuccHostShuffle, and its result once the shuffle completed. */
+struct gpucc_host_lane {
+  uint32_t mode, value, lane_or_delta, clamp;
+  uint64_t result;
+};
+
+/* Stop codes of a block entry's threads: 0 returned, (k << 1) stopped at
+ * barrier k, (k << 1) | 1 stopped at shuffle k; gpuccHostRound sets this bit
+ * on a thread that must not run in the next round. */
+#define GPUCC_HOST_ROUND_WAIT 0x80000000u
+
+/* Between two rounds of a block entry: every thread of the block ctx (ntid
+ * read) has run until it stopped (codes[t]); completes what can complete,
+ * by the fibers' rules (gpuccHostBarrier, gpuccHostShuffle): each warp with
+ * a thread in a shuffle completes it (results in lanes[t].result), else a
+ * barrier at which every live thread waits completes. Threads that must wait
+ * get GPUCC_HOST_ROUND_WAIT. Returns 0 when every thread has returned, the
+ * common stop code when every thread goes on from the same point, 1 when
+ * they go on from different points (or some wait or have returned). */
+uint32_t gpuccHostRound(struct gpucc_host_ctx *ctx, uint32_t *codes, struct gpucc_host_lane *lanes);
 
 /* Waits until every thread of the block has called it (gpu.barrier). */
 void gpuccHostBarrier(struct gpucc_host_ctx *ctx);

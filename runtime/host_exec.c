@@ -404,6 +404,23 @@ RT_EXPORT void gpuccHostBarrier(struct gpucc_host_ctx *ctx) {
   }
 }
 
+/* The source lane j of `lane` and whether it is in range (the predicate),
+ * by the rules of PTX shfl.sync. */
+static int shuffle_source(unsigned lane, uint32_t mode, uint32_t b, uint32_t c, int *jp) {
+  int segmask = (int)((c >> 8) & 31), cval = (int)(c & 31);
+  int max_lane = ((int)lane & segmask) | (cval & ~segmask);
+  int min_lane = (int)lane & segmask;
+  int j = (int)lane, ok = 0;
+  switch (mode) {
+  case GPUCC_HOST_SHFL_UP: j = (int)lane - (int)(b & 31); ok = j >= max_lane; break;
+  case GPUCC_HOST_SHFL_DOWN: j = (int)lane + (int)(b & 31); ok = j <= max_lane; break;
+  case GPUCC_HOST_SHFL_BFLY: j = (int)lane ^ (int)(b & 31); ok = j <= max_lane; break;
+  default: j = min_lane | ((int)(b & 31) & ~segmask); ok = j <= max_lane; break;
+  }
+  *jp = j;
+  return ok;
+}
+
 RT_EXPORT uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, uint32_t value,
                                     uint32_t b, uint32_t c) {
   struct rt_fiber_block *fb = ctx->sched;
@@ -426,17 +443,7 @@ RT_EXPORT uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, u
       rt_fiber_yield(fb);
     }
   }
-  /* The source lane and the predicate, by the rules of PTX shfl.sync. */
-  int segmask = (int)((c >> 8) & 31), cval = (int)(c & 31);
-  int max_lane = ((int)lane & segmask) | (cval & ~segmask);
-  int min_lane = (int)lane & segmask;
-  int j = (int)lane, ok = 0;
-  switch (mode) {
-  case GPUCC_HOST_SHFL_UP: j = (int)lane - (int)(b & 31); ok = j >= max_lane; break;
-  case GPUCC_HOST_SHFL_DOWN: j = (int)lane + (int)(b & 31); ok = j <= max_lane; break;
-  case GPUCC_HOST_SHFL_BFLY: j = (int)lane ^ (int)(b & 31); ok = j <= max_lane; break;
-  default: j = min_lane | ((int)(b & 31) & ~segmask); ok = j <= max_lane; break;
-  }
+  int j, ok = shuffle_source(lane, mode, b, c, &j);
   /* A lane beyond the end of a partial last warp does not exist. */
   if (ok && warp_base + (unsigned)j >= fb->n)
     ok = 0;
@@ -449,4 +456,59 @@ RT_EXPORT uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, u
       result = src->value[gen & 1];
   }
   return (uint64_t)result | ((uint64_t)(ok ? 1 : 0) << 32);
+}
+
+/* ---- between the rounds of a block entry (host_abi.h, host_regions.c) ----
+ *
+ * The same rules as above, applied to a whole block at once: after a round
+ * every thread that has not returned is stopped at a barrier or a shuffle,
+ * so each warp with a thread in a shuffle can complete it (its other live
+ * threads wait at a barrier), and when no warp shuffles, every live thread
+ * waits at a barrier, which completes. Shuffle values are read from the
+ * lane records the threads wrote before stopping, a snapshot: no lane's
+ * result can overwrite a value another lane still reads. */
+RT_EXPORT uint32_t gpuccHostRound(struct gpucc_host_ctx *ctx, uint32_t *codes,
+                                  struct gpucc_host_lane *lanes) {
+  unsigned n = ctx->ntid[0] * ctx->ntid[1] * ctx->ntid[2];
+  const unsigned W = GPUCC_HOST_SUBGROUP_SIZE;
+  int shuffled = 0, live = 0;
+  for (unsigned base = 0; base < n; base += W) {
+    unsigned end = base + W < n ? base + W : n;
+    int any = 0;
+    for (unsigned t = base; t < end; t++) {
+      codes[t] &= ~GPUCC_HOST_ROUND_WAIT;
+      any |= (int)(codes[t] & 1);
+      live |= codes[t] != 0;
+    }
+    if (!any)
+      continue;
+    shuffled = 1;
+    for (unsigned t = base; t < end; t++) {
+      if (!(codes[t] & 1))
+        continue;
+      struct gpucc_host_lane *me = &lanes[t];
+      int j, ok = shuffle_source(t - base, me->mode, me->lane_or_delta, me->clamp, &j);
+      if (ok && base + (unsigned)j >= n)
+        ok = 0;
+      uint32_t result = me->value;
+      /* A source lane that is not in the shuffle gives the thread's own
+       * value, as on the fibers. */
+      if (ok && (codes[base + (unsigned)j] & 1))
+        result = lanes[base + (unsigned)j].value;
+      me->result = (uint64_t)result | ((uint64_t)(ok ? 1 : 0) << 32);
+    }
+  }
+  if (!live)
+    return 0;
+  if (shuffled) {
+    /* Threads at barriers wait for the shuffling ones. */
+    for (unsigned t = 0; t < n; t++)
+      if (codes[t] != 0 && !(codes[t] & 1))
+        codes[t] |= GPUCC_HOST_ROUND_WAIT;
+  }
+  uint32_t first = codes[0];
+  for (unsigned t = 1; t < n; t++)
+    if (codes[t] != first)
+      return 1;
+  return first == 0 || (first & GPUCC_HOST_ROUND_WAIT) ? 1 : first;
 }

@@ -1,0 +1,59 @@
+/* host_kernels_internal.h: what the files of the host-target rewrite
+ * (host_kernels.c, host_regions.c) share: the rewriter's state and the IR
+ * helpers both use. Not an interface for the rest of lowering/. */
+#ifndef GPUCC_HOST_KERNELS_INTERNAL_H
+#define GPUCC_HOST_KERNELS_INTERNAL_H
+
+#include "../runtime/host_abi.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Field indices of struct gpucc_host_ctx. */
+enum {
+  CTX_TID = GPUCC_HOST_CTX_TID,
+  CTX_CTAID = GPUCC_HOST_CTX_CTAID,
+  CTX_NTID = GPUCC_HOST_CTX_NTID,
+  CTX_NCTAID = GPUCC_HOST_CTX_NCTAID,
+  CTX_SHARED = GPUCC_HOST_CTX_SHARED,
+  CTX_SCHED = GPUCC_HOST_CTX_SCHED,
+  CTX_SCRATCH = GPUCC_HOST_CTX_SCRATCH,
+};
+
+struct rewriter {
+  LLVMModuleRef mod;
+  LLVMContextRef c;
+  LLVMTargetDataRef td;
+  LLVMTypeRef i32, i64, ptr, ctx_ty;
+  const char *module_name;
+  /* workgroup-memory globals and their offsets in ctx->shared */
+  LLVMValueRef *shared;
+  uint64_t *offsets;
+  size_t nshared;
+  uint64_t shared_bytes;
+  int failed;
+};
+
+/* A load of ctx->field[dim] (an i32) at the builder's position. */
+LLVMValueRef host_ctx_field(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef ctx, int field,
+                            int dim);
+/* The function `name` of the module, declared with this type if absent. */
+LLVMValueRef host_declare(struct rewriter *rw, const char *name, LLVMTypeRef ret,
+                          LLVMTypeRef *params, unsigned n);
+/* Loads the kernel arguments (params[i] points to argument i) into
+ * args[1..], for kernel(ctx, args...). */
+void host_unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef kernel,
+                        LLVMValueRef params, LLVMValueRef *args);
+/* An exported entry point `<kname><suffix>(void **params, ctx *)`. */
+LLVMValueRef host_new_entry(struct rewriter *rw, const char *kname, const char *suffix);
+/* A loop over ctx->tid[dim] from 0: host_open_loop leaves the builder in the
+ * body, host_close_loop (with the bound) after the loop. */
+void host_open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ctx,
+                    int dim, LLVMBasicBlockRef *latch_out, LLVMValueRef *iv_out,
+                    LLVMBasicBlockRef *exit_out);
+void host_close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef head,
+                     LLVMValueRef iv, LLVMValueRef bound, LLVMBasicBlockRef exit);
+
+#endif
