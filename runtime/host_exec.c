@@ -73,7 +73,11 @@ static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work_ready = PTHREAD_COND_INITIALIZER; /* a grid joined */
 static pthread_cond_t work_done = PTHREAD_COND_INITIALIZER;  /* a helper left a grid */
-static unsigned nworkers; /* pool threads, not counting launchers */
+/* Pool threads, not counting launchers; started as grids need them (a
+ * one-block launch starts none), up to pool_size: a program that launches
+ * little starts as fast as one that launches nothing. */
+static atomic_uint nworkers;
+static unsigned pool_size;
 static struct launch *in_flight, *in_flight_tail; /* oldest first */
 
 static _Thread_local struct worker self;
@@ -86,7 +90,7 @@ static _Thread_local struct launch *running;
 static pthread_key_t self_key;
 static _Thread_local int self_registered;
 
-unsigned rt_host_workers(void) { return nworkers + 1; }
+unsigned rt_host_workers(void) { return atomic_load_explicit(&nworkers, memory_order_relaxed) + 1; }
 
 static int worker_reserve(struct worker *w, unsigned threads, size_t shared, size_t scratch) {
   if (shared > w->shared_size) {
@@ -273,15 +277,23 @@ static void start_pool(void) {
     cores = atoi(env);
   if (cores < 1)
     cores = 1;
-  nworkers = 0;
-  for (long i = 1; i < cores; i++) {
+  pool_size = (unsigned)(cores - 1);
+}
+
+/* Starts workers until there are as many as `blocks - 1` (the launching
+ * thread works too) or the pool is full. Called with pool_lock held. */
+static void grow_pool_locked(unsigned long blocks) {
+  unsigned long want = blocks - 1 < pool_size ? blocks - 1 : pool_size;
+  while (atomic_load_explicit(&nworkers, memory_order_relaxed) < want) {
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &attr, worker_main, NULL) == 0)
-      nworkers++;
+    int rc = pthread_create(&t, &attr, worker_main, NULL);
     pthread_attr_destroy(&attr);
+    if (rc != 0)
+      break; /* fewer workers: slower, still correct */
+    atomic_fetch_add_explicit(&nworkers, 1, memory_order_relaxed);
   }
 }
 
@@ -317,7 +329,8 @@ int rt_host_run(const struct rt_host_kernel *k, const struct rt_host_grid *g, ch
   else
     in_flight = &l;
   in_flight_tail = &l;
-  if (nworkers > 0)
+  grow_pool_locked(l.nblocks);
+  if (atomic_load_explicit(&nworkers, memory_order_relaxed) > 0)
     pthread_cond_broadcast(&work_ready);
   pthread_mutex_unlock(&pool_lock);
   work_on(&l);

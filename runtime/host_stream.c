@@ -10,9 +10,14 @@
  * has none becomes active and joins the ready list; each time, one idle
  * server is woken, or a new one started, so that every ready stream has a
  * thread of its own coming: that is what lets two kernels that wait for each
- * other finish. A server (or a thread synchronizing the stream, which takes
- * it off the ready list first) runs the stream's operations until none are
- * left. A wait for an event blocks that thread only.
+ * other finish. While only one stream has work nothing can wait for another
+ * one, so its server is not called yet (most programs: launch, then
+ * synchronize): the thread that synchronizes it runs its work, with no
+ * thread start and no hand-off; the moment a second stream gets work,
+ * servers are called for every stream waiting. A server (or a thread
+ * synchronizing the stream, which takes it off the ready list first) runs
+ * the stream's operations until none are left. A wait for an event blocks
+ * that thread only.
  *
  * Streams are reference counted: the handle, each event recorded on the
  * stream, each queued wait for such an event, and the stream's own activity
@@ -30,6 +35,7 @@ struct rt_host_stream {
   unsigned refs;
   int active;   /* has work, and a thread serving it or coming */
   int in_ready; /* waiting for that thread */
+  int deferred; /* in_ready, but no server called yet (see enqueue) */
   struct rt_host_stream *next_ready;
   int has_error;
   char error[512];
@@ -64,6 +70,7 @@ static struct rt_host_stream *pop_ready_locked(void) {
     if (!ready_head)
       ready_tail = NULL;
     s->in_ready = 0;
+    s->deferred = 0;
     s->next_ready = NULL;
   }
   return s;
@@ -83,6 +90,7 @@ static int unready_locked(struct rt_host_stream *s) {
   if (ready_tail == s)
     ready_tail = prev;
   s->in_ready = 0;
+  s->deferred = 0; /* its server is not needed any more */
   s->next_ready = NULL;
   return 1;
 }
@@ -179,7 +187,16 @@ void rt_host_stream_enqueue(struct rt_host_stream *s, struct rt_host_op *op) {
     else
       ready_head = s;
     ready_tail = s;
-    call_server_locked();
+    if (active_streams == 1) {
+      s->deferred = 1;
+    } else {
+      for (struct rt_host_stream *r = ready_head; r; r = r->next_ready)
+        if (r->deferred) {
+          r->deferred = 0;
+          call_server_locked();
+        }
+      call_server_locked();
+    }
   }
   pthread_mutex_unlock(&lock);
 }
