@@ -9,6 +9,7 @@
 #include "lowering.h"
 
 #include "device_ipowi.h"
+#include "device_subgroup.h"
 #include "diag.h"
 #include "frontend.h"
 #include "target_kinds.h"
@@ -51,7 +52,9 @@ static int clone_modules(MlirModule module, const struct target *t, int opt, Mli
     MlirOperation clone = mlirOperationClone(mods[i]);
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
-    if (lowering_expand_ipowi(clone) != 0 || (l->prepare_module && l->prepare_module(clone) != 0))
+    if (lowering_expand_ipowi(clone) != 0 ||
+        lowering_expand_subgroup_ops(clone, l->subgroup_width(t)) != 0 ||
+        (l->prepare_module && l->prepare_module(clone) != 0))
       rc = -1;
   }
   free(mods);

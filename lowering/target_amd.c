@@ -11,6 +11,7 @@
 
 #include "fatbin.h"
 #include <stdio.h>
+#include <string.h>
 
 static void describe(const struct target *t, char *buf, size_t size) {
   snprintf(buf, size, "target '%s'", t->id);
@@ -63,8 +64,15 @@ static const struct target_info chips[] = {
 #undef S
 #undef AMD
 
+/* GCN and CDNA chips (gfx9) run 64-lane wavefronts; RDNA (gfx10 and later)
+ * 32 lanes, LLVM's default there. */
+static unsigned subgroup_width(const struct target *t) {
+  return strncmp(t->info->chip, "gfx9", 4) == 0 ? 64 : 32;
+}
+
 static const struct target_lowering lowering = {
     .describe = describe,
+    .subgroup_width = subgroup_width,
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,

@@ -10,6 +10,7 @@
 #include "target_kinds.h"
 
 #include "diag.h"
+#include "../runtime/host_abi.h" /* GPUCC_HOST_SUBGROUP_SIZE */
 #include "fatbin.h"
 #include "frontend.h"
 #include "host_kernels.h"
@@ -111,8 +112,15 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
 
 static const struct target_info chips[] = {{"host", &target_kind_host, 0, 0}};
 
+/* The host backend's subgroups (runtime/host_abi.h). */
+static unsigned subgroup_width(const struct target *t) {
+  (void)t;
+  return GPUCC_HOST_SUBGROUP_SIZE;
+}
+
 static const struct target_lowering lowering = {
     .describe = describe,
+    .subgroup_width = subgroup_width,
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,

@@ -24,6 +24,8 @@ struct target_lowering {
   /* Line tables and serialization ("builtin.module()" for none). */
   int (*serialize)(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
                    int debug);
+  /* Lanes in a subgroup (warp, wavefront) of this target. */
+  unsigned (*subgroup_width)(const struct target *t);
   /* Rewrites one gpu.module before its pipeline runs. NULL: none. */
   int (*prepare_module)(MlirOperation gpu_module);
   /* Checks one serialized object. NULL: none. Returns 0 or -1 (reported). */

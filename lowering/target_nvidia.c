@@ -116,8 +116,14 @@ static const struct target_info chips[] = {
     {"sm_120a", &target_kind_nvidia, 87, 0},
 };
 
+static unsigned subgroup_width(const struct target *t) {
+  (void)t;
+  return 32; /* a warp */
+}
+
 static const struct target_lowering lowering = {
     .describe = describe,
+    .subgroup_width = subgroup_width,
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,

@@ -1,0 +1,208 @@
+/* device_subgroup.c: subgroup ops in device code, for every target.
+ *
+ * LLVM 22 lowers gpu.subgroup_reduce only through a test pass, and
+ * gpu.subgroup_size / subgroup_id / num_subgroups not at all on the targets
+ * gpucc uses, yet vector distribution and reductions written for GPUs leave
+ * exactly these ops. They are simple to write with ops every pipeline
+ * lowers, once the subgroup width is known (the target kind says it: 32 on
+ * NVIDIA and the host, 64 on AMD's wave64 chips):
+ *
+ *   subgroup_reduce op x   ->  for (o = stride; o < cluster * stride; o *= 2)
+ *                                x = op(x, gpu.shuffle xor x, o, width)
+ *                              (a butterfly: every lane ends with the result)
+ *   subgroup_size          ->  width
+ *   subgroup_id            ->  linear thread id / width
+ *   num_subgroups          ->  ceil(threads per block / width)
+ *
+ * Only uniform reductions (frontend/normalize.c marks those in a kernel's
+ * entry block) of 32-bit scalars are rewritten: a shuffle needs every lane
+ * of the subgroup, and 32 bits is what every target's shuffle moves. The
+ * others are left, and the leftover check names them. */
+#include "device_subgroup.h"
+
+#include "diag.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ops {
+  MlirOperation *v;
+  size_t len, cap;
+};
+
+static int name_is(MlirOperation op, const char *name) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
+}
+
+static MlirWalkResult collect(MlirOperation op, void *ud) {
+  if (!name_is(op, "gpu.subgroup_reduce") && !name_is(op, "gpu.subgroup_size") &&
+      !name_is(op, "gpu.subgroup_id") && !name_is(op, "gpu.num_subgroups"))
+    return MlirWalkResultAdvance;
+  struct ops *l = ud;
+  if (l->len == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    MlirOperation *grown = realloc(l->v, l->cap * sizeof *grown);
+    if (!grown)
+      BUG("out of memory");
+    l->v = grown;
+  }
+  l->v[l->len++] = op;
+  return MlirWalkResultAdvance;
+}
+
+/* Builds one op before `at` and returns its first result (or a null value). */
+static MlirValue build(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
+                       MlirType result, intptr_t nattr, const MlirNamedAttribute *attrs) {
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(name),
+                                                mlirOperationGetLocation(at));
+  if (nops)
+    mlirOperationStateAddOperands(&st, nops, ops);
+  if (!mlirTypeIsNull(result))
+    mlirOperationStateAddResults(&st, 1, &result);
+  if (nattr)
+    mlirOperationStateAddAttributes(&st, nattr, attrs);
+  MlirOperation op = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
+  return mlirTypeIsNull(result) ? (MlirValue){NULL} : mlirOperationGetResult(op, 0);
+}
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
+}
+
+static MlirValue constant(MlirOperation at, MlirType t, int64_t v) {
+  MlirNamedAttribute value = named(mlirOperationGetContext(at), "value", mlirIntegerAttrGet(t, v));
+  return build(at, "arith.constant", 0, NULL, t, 1, &value);
+}
+
+static MlirValue binary(MlirOperation at, const char *name, MlirValue a, MlirValue b) {
+  MlirValue ops[2] = {a, b};
+  return build(at, name, 2, ops, mlirValueGetType(a), 0, NULL);
+}
+
+/* The arith op that combines two values for reduction kind `kind`. */
+static const char *combiner(const char *kind, int is_float) {
+  static const struct {
+    const char *kind, *int_op, *float_op;
+  } table[] = {
+      {"add", "arith.addi", "arith.addf"},     {"mul", "arith.muli", "arith.mulf"},
+      {"minui", "arith.minui", NULL},          {"minsi", "arith.minsi", NULL},
+      {"maxui", "arith.maxui", NULL},          {"maxsi", "arith.maxsi", NULL},
+      {"and", "arith.andi", NULL},             {"or", "arith.ori", NULL},
+      {"xor", "arith.xori", NULL},             {"minnumf", NULL, "arith.minnumf"},
+      {"maxnumf", NULL, "arith.maxnumf"},      {"minimumf", NULL, "arith.minimumf"},
+      {"maximumf", NULL, "arith.maximumf"},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(kind, table[i].kind))
+      return is_float ? table[i].float_op : table[i].int_op;
+  return NULL;
+}
+
+static void attr_chunk(MlirStringRef s, void *ud) {
+  size_t len = strlen(ud);
+  snprintf((char *)ud + len, 128 - len, "%.*s", (int)s.length, s.data);
+}
+
+/* "#gpu<all_reduce_op add>" -> "add". */
+static void reduction_kind(MlirAttribute a, char *out) {
+  char text[128] = "";
+  mlirAttributePrint(a, attr_chunk, text);
+  const char *p = strrchr(text, ' ');
+  snprintf(out, 32, "%s", p ? p + 1 : text);
+  out[strcspn(out, ">")] = '\0';
+}
+
+static int64_t int_attr(MlirOperation op, const char *name, int64_t dflt) {
+  MlirAttribute a = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return mlirAttributeIsNull(a) ? dflt : mlirIntegerAttrGetValueInt(a);
+}
+
+static int rewrite_reduce(MlirOperation op, unsigned width) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  MlirType t = mlirValueGetType(x);
+  int is_float = mlirTypeIsAF32(t);
+  if (mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("uniform"))) ||
+      !(is_float || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32)))
+    return 0; /* left for the leftover check */
+  char kind[32];
+  reduction_kind(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("op")), kind);
+  const char *combine = combiner(kind, is_float);
+  if (!combine)
+    return 0;
+  int64_t cluster = int_attr(op, "cluster_size", width), stride = int_attr(op, "cluster_stride", 1);
+  MlirType i32 = mlirIntegerTypeGet(ctx, 32), i1 = mlirIntegerTypeGet(ctx, 1);
+  MlirValue w = constant(op, i32, width);
+  MlirAttribute xor_mode = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString("#gpu<shuffle_mode xor>"));
+  for (int64_t offset = stride; offset < cluster * stride; offset *= 2) {
+    MlirValue ops[3] = {x, constant(op, i32, offset), w};
+    MlirNamedAttribute mode = named(ctx, "mode", xor_mode);
+    MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.shuffle"),
+                                                  mlirOperationGetLocation(op));
+    MlirType results[2] = {t, i1};
+    mlirOperationStateAddOperands(&st, 3, ops);
+    mlirOperationStateAddResults(&st, 2, results);
+    mlirOperationStateAddAttributes(&st, 1, &mode);
+    MlirOperation sh = mlirOperationCreate(&st);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, sh);
+    x = binary(op, combine, x, mlirOperationGetResult(sh, 0));
+  }
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), x);
+  mlirOperationDestroy(op);
+  return 0;
+}
+
+static MlirValue dim(MlirOperation at, const char *op, const char *d) {
+  MlirContext ctx = mlirOperationGetContext(at);
+  char text[32];
+  snprintf(text, sizeof text, "#gpu<dim %s>", d);
+  MlirNamedAttribute a = named(ctx, "dimension", mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text)));
+  return build(at, op, 0, NULL, mlirIndexTypeGet(ctx), 1, &a);
+}
+
+/* x + nx * (y + ny * z), or nx * ny * nz with ids = 0. */
+static MlirValue linear_thread(MlirOperation at) {
+  MlirValue x = dim(at, "gpu.thread_id", "x"), y = dim(at, "gpu.thread_id", "y");
+  MlirValue z = dim(at, "gpu.thread_id", "z");
+  MlirValue nx = dim(at, "gpu.block_dim", "x"), ny = dim(at, "gpu.block_dim", "y");
+  MlirValue yz = binary(at, "arith.addi", y, binary(at, "arith.muli", ny, z));
+  return binary(at, "arith.addi", x, binary(at, "arith.muli", nx, yz));
+}
+
+static MlirValue block_threads(MlirOperation at) {
+  MlirValue nx = dim(at, "gpu.block_dim", "x"), ny = dim(at, "gpu.block_dim", "y");
+  MlirValue nz = dim(at, "gpu.block_dim", "z");
+  return binary(at, "arith.muli", nx, binary(at, "arith.muli", ny, nz));
+}
+
+static void replace_index(MlirOperation op, unsigned width) {
+  MlirType index = mlirIndexTypeGet(mlirOperationGetContext(op));
+  MlirValue w = constant(op, index, width), r;
+  if (name_is(op, "gpu.subgroup_size"))
+    r = w;
+  else if (name_is(op, "gpu.subgroup_id"))
+    r = binary(op, "arith.divui", linear_thread(op), w);
+  else
+    r = binary(op, "arith.ceildivui", block_threads(op), w);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), r);
+  mlirOperationDestroy(op);
+}
+
+int lowering_expand_subgroup_ops(MlirOperation gpu_module, unsigned width) {
+  struct ops l = {0};
+  mlirOperationWalk(gpu_module, collect, &l, MlirWalkPreOrder);
+  int rc = 0;
+  for (size_t i = 0; i < l.len && rc == 0; i++) {
+    if (name_is(l.v[i], "gpu.subgroup_reduce"))
+      rc = rewrite_reduce(l.v[i], width);
+    else
+      replace_index(l.v[i], width);
+  }
+  free(l.v);
+  return rc;
+}
