@@ -1,12 +1,17 @@
 /* main.c: gpucc's entry point.
  *
- * Exit status: 0 success, 1 compile or tool failure, 2 usage error, 130
- * interrupted (from the signal handler in tmp.c). */
+ * Exit status: 0 success, 1 compile or tool failure, 2 usage error, 70
+ * internal error (a crash, reported by crash.c), 130 interrupted
+ * (interrupt.c). Everything runs on a thread with a large stack (stack.h):
+ * deeply nested input must not overflow MLIR's recursive parser. */
+#include "crash.h"
 #include "diag.h"
+#include "interrupt.h"
 #include "program.h"
 #include "job.h"
 #include "lowering.h"
 #include "options.h"
+#include "stack.h"
 #include "tmp.h"
 
 #include <stdio.h>
@@ -24,9 +29,15 @@ static double now(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int main(int argc, char **argv) {
-  diag_set_program("gpucc");
-  tmp_init();
+struct args {
+  int argc;
+  char **argv;
+};
+
+static int gpucc_main(void *p) {
+  int argc = ((struct args *)p)->argc;
+  char **argv = ((struct args *)p)->argv;
+  crash_init(argc, argv); /* here: the alternate signal stack is per thread */
   struct options o;
   if (options_parse(argc, argv, &o) != 0)
     return 2;
@@ -67,12 +78,19 @@ int main(int argc, char **argv) {
   int rc = plan_build(&plan, &o);
   if (o.verbose)
     fprintf(stderr, "gpucc: %.3f s  parse, verify and normalize inputs\n", now() - t0);
+  if (interrupt_pending())
+    interrupt_exit();
+  crash_set_stage("running jobs", o.output ? o.output : "the command line");
   if (rc == 0 && diag_error_count() == 0) {
     if (o.dry_run)
       plan_print(&plan);
     else if ((rc = plan_run(&plan)) == 0)
       rc = plan_finish(&plan);
   }
+  if (interrupt_pending())
+    interrupt_exit();
+  if (crash_happened())
+    return CRASH_EXIT;
   if (diag_error_count() > 0)
     rc = -1;
   if (o.save_temps && !o.dry_run)
@@ -80,4 +98,11 @@ int main(int argc, char **argv) {
   /* Exit without tearing MLIR down: the process ends anyway, and atexit
    * removes temp files. */
   return rc == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  diag_set_program("gpucc");
+  tmp_init();
+  struct args a = {argc, argv};
+  return stack_run(STACK_SIZE, gpucc_main, &a);
 }

@@ -3,8 +3,10 @@
 #include "job.h"
 
 #include "cache.h"
+#include "crash.h"
 #include "diag.h"
 #include "fatbin.h"
+#include "interrupt.h"
 #include "program.h"
 #include "proc.h"
 #include "tmp.h"
@@ -12,7 +14,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -283,6 +284,53 @@ static int run_job(struct plan *p, struct job *j) {
   return -1;
 }
 
+/* Names what job j does, for internal errors: "lowering device code" for
+ * "sm_90 of 'prog.mlir'". */
+static const char *job_stage(const struct plan *p, const struct job *j, char *subject, size_t n) {
+  const struct options *o = p->opts;
+  const char *input = j->unit ? j->unit->input : "";
+  const char *target = o->ntargets ? o->targets[j->target].id : "";
+  switch (j->kind) {
+  case JOB_DEVICE:
+    snprintf(subject, n, "%s of '%s'", target, input);
+    return "lowering device code";
+  case JOB_FETCH:
+    snprintf(subject, n, "%s of '%s'", target, input);
+    return "fetching cached device code";
+  case JOB_BUNDLE:
+    snprintf(subject, n, "@%s of '%s'", unit_module(j->unit, j->module), input);
+    return "bundling";
+  case JOB_HOST:
+    snprintf(subject, n, "'%s'", input);
+    return "lowering host code";
+  case JOB_PACK:
+    snprintf(subject, n, "'%s'", input);
+    return "packing device objects";
+  case JOB_TOOL:
+  case JOB_LINK:
+    break;
+  }
+  snprintf(subject, n, "%s", j->what);
+  return "running";
+}
+
+static void set_crash_stage(const struct plan *p, const struct job *j) {
+  char subject[1024];
+  const char *stage = job_stage(p, j, subject, sizeof subject);
+  crash_set_stage(stage, subject);
+}
+
+/* A device or host job's child crashed: the reproducer is the normalized
+ * module it started from, which the parent still holds. */
+static void report_crash(const struct plan *p, const struct job *j, int status) {
+  char subject[1024];
+  const char *stage = job_stage(p, j, subject, sizeof subject);
+  size_t len;
+  char *text = program_text(j->unit->prog, &len);
+  crash_report_job(status, stage, subject, j->unit->input, text, len);
+  free(text);
+}
+
 static int ready(const struct plan *p, const struct job *j) {
   for (size_t k = 0; k < j->ndeps; k++)
     if (p->jobs[j->deps[k]].state != JOB_DONE)
@@ -300,6 +348,11 @@ struct child_job {
  * and said why; 2: failed silently (the parent says so). */
 static int child_body(void *arg) {
   struct child_job *c = arg;
+  set_crash_stage(c->p, c->j);
+  /* Tests plant a crash here (see crash.h). */
+  if ((c->j->kind == JOB_DEVICE && crash_planted("device")) ||
+      (c->j->kind == JOB_HOST && crash_planted("host")))
+    raise(SIGSEGV);
   int rc = run_job(c->p, c->j);
   return rc == 0 ? 0 : diag_error_count() > 0 ? 1 : 2;
 }
@@ -357,6 +410,7 @@ int plan_run(struct plan *p) {
         /* Bundles, cache fetches and packing are short and fill the
          * parent's state (blobs, cache); device and host code run in
          * children (host lowering changes the module it lowers). */
+        set_crash_stage(p, j);
         if (run_job(p, j) != 0) {
           kill_running(p);
           return -1;
@@ -381,13 +435,13 @@ int plan_run(struct plan *p) {
         BUG("job graph has a cycle");
       continue;
     }
+    /* Returns early when SIGINT/SIGTERM/SIGHUP was recorded: the jobs'
+     * process groups are ended and the temp files removed here, in normal
+     * code, not in the signal handler. */
     int status;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR)
-        continue;
-      BUG("waitpid failed with jobs running");
-    }
+    pid_t pid = interrupt_wait_child(&status);
+    if (pid < 0)
+      interrupt_exit();
     spawn_untrack(pid);
     struct job *j = NULL;
     for (size_t i = 0; i < p->njobs && !j; i++)
@@ -402,7 +456,9 @@ int plan_run(struct plan *p) {
     int ok = tool ? spawn_check_status(status, j->argv[0], j->what) == 0
                                  : WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!ok) {
-      if (!tool && WIFSIGNALED(status))
+      if (!tool && crash_is_crash_status(status))
+        report_crash(p, j, status);
+      else if (!tool && WIFSIGNALED(status))
         diag_error("%s: killed by signal %d", j->what, WTERMSIG(status));
       else if (!tool && !(WIFEXITED(status) && WEXITSTATUS(status) == 1))
         diag_error("%s failed", j->what); /* else the child reported the details */

@@ -6,8 +6,8 @@
  * operation's IR are dropped: they bury the message under pages of IR. */
 #include "frontend.h"
 
+#include "crash.h"
 #include "diag.h"
-#include "tmp.h"
 
 #include <llvm-c/ErrorHandling.h>
 #include <mlir-c/Diagnostics.h>
@@ -182,13 +182,13 @@ const char *frontend_display_name(const char *path) {
 }
 
 /* LLVM's fatal errors (an unsupported PTX version, a missing libcall) end the
- * process. Say what was being compiled and clean up before they do. */
+ * process: they are internal errors, reported as a crash is (crash.h),
+ * naming what was being compiled. */
 static void on_llvm_fatal(const char *reason) {
-  diag_error("LLVM: %s", reason);
-  if (activity)
-    diag_note("in %s", activity);
-  tmp_cleanup();
-  _exit(1);
+  static char what[2048];
+  snprintf(what, sizeof what, "LLVM fatal error: %s%s%s%s", reason, activity ? " (in " : "",
+           activity ? activity : "", activity ? ")" : "");
+  crash_fatal(what);
 }
 
 int frontend_init(void) {

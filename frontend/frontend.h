@@ -39,6 +39,14 @@ int frontend_prepare(MlirModule module);
  * followed by a host wait. Returns 0 or -1 (reported). */
 int frontend_normalize(MlirModule module);
 
+/* Checks every gpu.printf's format against its operands, as -Wformat does
+ * but with errors: each conversion against its argument's type as written
+ * (so before normalization promotes them), %s/%ls/%n and unknown
+ * conversions refused, the argument count exact; %p takes an i64 or index
+ * (printf_check.c has the table). Called by frontend_normalize. Returns 0,
+ * or -1 after one error per bad gpu.printf at its location. */
+int frontend_check_printf(MlirModule module);
+
 /* Diagnostics in file `path` are shown as being in `display` ("<stdin>"). */
 void frontend_alias_file(const char *path, const char *display);
 /* The name to show for a file: its alias, or the path itself. */

@@ -269,6 +269,9 @@ int frontend_normalize(MlirModule module) {
     rc = rewrite(l.ops[i]);
   free(l.ops);
   mlirOperationWalk(mlirModuleGetOperation(module), mark_uniform, NULL, MlirWalkPreOrder);
+  /* Formats are checked against the types as written, before promotion. */
+  if (rc == 0)
+    rc = frontend_check_printf(module);
   struct op_list p = {0};
   mlirOperationWalk(mlirModuleGetOperation(module), collect_printf, &p, MlirWalkPreOrder);
   for (size_t i = 0; i < p.len; i++)

@@ -9,7 +9,9 @@
  * its children itself. */
 #include "proc.h"
 
+#include "crash.h"
 #include "diag.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +49,28 @@ void spawn_kill_running(void) {
       kill(-(pid_t)children[i], SIGTERM);
 }
 
+void spawn_kill_now(void) {
+  for (int i = 0; i < MAX_CHILDREN; i++) {
+    pid_t pid = (pid_t)children[i];
+    if (pid <= 0)
+      continue;
+    kill(-pid, SIGKILL);
+    /* The leader gone, nothing of the job writes into the session
+     * directory any more (the rest of its group got SIGKILL too). */
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+      ;
+    children[i] = 0;
+  }
+}
+
+void spawn_end_all(void) {
+  /* Everyone gets SIGTERM at once, so the grace periods overlap. */
+  spawn_kill_running();
+  for (int i = 0; i < MAX_CHILDREN; i++)
+    if (children[i] > 0)
+      spawn_end((pid_t)children[i]);
+}
+
 /* A child's group is gone when nothing in it is left to signal. */
 static int group_alive(pid_t pgid) { return kill(-pgid, 0) == 0 || errno == EPERM; }
 
@@ -79,6 +103,13 @@ static void reset_signals_in_child(void) {
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   signal(SIGHUP, SIG_DFL);
+  signal(SIGCHLD, SIG_DFL);
+  /* A crash in a job is reported by the parent, which sees the signal and
+   * still holds an intact copy of the module for the reproducer. */
+  crash_child_defaults();
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
   for (int i = 0; i < MAX_CHILDREN; i++)
     children[i] = 0; /* the parent's children are not this one's */
 }
@@ -116,8 +147,11 @@ static int start(char *const argv[], const char *capture, pid_t *pid) {
   sigaddset(&dfl, SIGTERM);
   sigaddset(&dfl, SIGHUP);
   posix_spawnattr_setsigdefault(&at, &dfl);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&at, &none);
   posix_spawnattr_setpgroup(&at, 0);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   int rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
   posix_spawnattr_destroy(&at);
   posix_spawn_file_actions_destroy(&fa);
@@ -127,9 +161,12 @@ static int start(char *const argv[], const char *capture, pid_t *pid) {
 static int wait_for(pid_t pid, int *status) {
   spawn_track(pid);
   pid_t w;
-  do
+  do {
     w = waitpid(pid, status, 0);
-  while (w < 0 && errno == EINTR);
+    /* A recorded SIGINT interrupts the wait: the probe goes with us. */
+    if (w < 0 && errno == EINTR && interrupt_pending())
+      interrupt_exit();
+  } while (w < 0 && errno == EINTR);
   spawn_untrack(pid);
   return w < 0 ? -1 : 0;
 }

@@ -5,7 +5,7 @@
  * "'ptxas' exited with status 255" or "'ld.lld' killed by signal 9".
  * spawn_fork() is the same for gpucc's own jobs (a forked child). Every
  * child leads a process group of its own, which is what gpucc signals: on
- * SIGINT/SIGTERM (see tmp.c) and when a build fails (spawn_end). */
+ * SIGINT/SIGTERM (see interrupt.c) and when a build fails (spawn_end). */
 #ifndef GPUCC_PROC_H
 #define GPUCC_PROC_H
 
@@ -48,8 +48,15 @@ int spawn_check_status(int status, const char *tool, const char *what);
 /* Prints argv shell-quoted on one line, as -### and -v show commands. */
 void spawn_print(FILE *out, char *const argv[]);
 
-/* Signal-safe: SIGTERM to every tracked child's process group (called on
- * SIGINT/SIGTERM). */
+/* Signal-safe: SIGTERM to every tracked child's process group. */
 void spawn_kill_running(void);
+
+/* Signal-safe: SIGKILL to every tracked child's process group, and waits
+ * for each leader (the crash handler's way out: no grace period). */
+void spawn_kill_now(void);
+
+/* spawn_end for every tracked child, their grace periods overlapping (the
+ * way out after SIGINT/SIGTERM, in normal code). */
+void spawn_end_all(void);
 
 #endif

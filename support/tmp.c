@@ -7,7 +7,7 @@
 #include "tmp.h"
 
 #include "diag.h"
-#include "proc.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +27,7 @@ static pid_t owner_pid;
 static int keep;
 static char *session_dir;
 static unsigned counter;
+static char base_dir[4096] = "/tmp";
 
 void tmp_set_keep(int k) { keep = k; }
 int tmp_keep(void) { return keep; }
@@ -108,29 +109,18 @@ void tmp_cleanup(void) {
 
 static void on_exit_cleanup(void) { tmp_cleanup(); }
 
-static void on_signal(int sig) {
-  spawn_kill_running();
-  tmp_cleanup();
-  /* Re-raise with the default action so the parent sees the signal; for
-   * SIGINT we exit 130 as shells and Ninja expect. */
-  if (sig == SIGINT)
-    _exit(130);
-  signal(sig, SIG_DFL);
-  raise(sig);
-  _exit(128 + sig);
-}
-
 void tmp_init(void) {
+  /* Kept before ensure_session_dir points TMPDIR at the session directory:
+   * crash reproducers go here, beside it, and outlive it. */
+  const char *t = getenv("TMPDIR");
+  if (t && *t && strlen(t) < sizeof base_dir)
+    snprintf(base_dir, sizeof base_dir, "%s", t);
   owner_pid = getpid();
   atexit(on_exit_cleanup);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL);
+  interrupt_init();
 }
+
+const char *tmp_base_dir(void) { return base_dir; }
 
 static const char *ensure_session_dir(void) {
   if (session_dir)

@@ -1,8 +1,8 @@
 /* tmp.h: temporary files and directories that never outlive gpucc.
  *
  * Every temp path is registered; tmp_cleanup() removes them all and runs at
- * exit and from the SIGINT/SIGTERM/SIGHUP handler (then gpucc exits 130 for
- * SIGINT, 128+signal otherwise). Only the process that created a temp removes
+ * exit, after SIGINT/SIGTERM/SIGHUP (interrupt.c; then gpucc exits 130 for
+ * SIGINT, 128+signal otherwise) and after a crash (crash.c). Only the process that created a temp removes
  * it, so forked children never delete their parent's files. --save-temps
  * turns removal off. Outputs are written to a registered temp name beside the
  * destination and renamed into place by tmp_commit() only on success. */
@@ -35,6 +35,8 @@ int tmp_commit(const char *tmp, const char *dest);
 
 /* The session temp directory, or "(none)" if none was made. */
 const char *tmp_path_dir(void);
+/* Where the session directory goes: $TMPDIR as gpucc found it, or /tmp. */
+const char *tmp_base_dir(void);
 
 /* Removes every registered path (files, then the temp directory). Safe to
  * call from a signal handler. */

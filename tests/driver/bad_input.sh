@@ -65,4 +65,23 @@ printf 'int helper(void) { return 1; }\n' >"$work/helper.c"
 expect unlowerable_no_link 1 "unlowerable_host\.mlir:3:8: error: cannot lower 'gpu\.thread_id'" \
   -- --offload-arch=host "$bad/unlowerable_host.mlir" "$work/helper.c"
 
+# gpu.printf formats are checked like -Wformat, but as errors: a string
+# conversion used to compile and then crash the program.
+expect printf_string 1 "printf_string\.mlir:9:7: error: gpu\.printf: conversion 1 '%s' \(argument 1\) takes a string" \
+  -- --offload-arch=host "$bad/printf_string.mlir"
+expect printf_wide_string 1 "printf_wide_string\.mlir:9:7: error: gpu\.printf: conversion 1 '%ls' \(argument 1\) takes a string" \
+  -- --offload-arch=host "$bad/printf_wide_string.mlir"
+expect printf_too_few 1 "printf_too_few\.mlir:9:7: error: gpu\.printf: conversion 2 '%d' has no argument" \
+  -- --offload-arch=host "$bad/printf_too_few.mlir"
+expect printf_too_many 1 "printf_too_many\.mlir:9:7: error: gpu\.printf: 2 arguments, but the format takes 1" \
+  -- --offload-arch=host "$bad/printf_too_many.mlir"
+expect printf_unknown 1 "printf_unknown\.mlir:9:7: error: gpu\.printf: conversion 1 '%q' \(argument 1\) is not a printf conversion" \
+  -- --offload-arch=host "$bad/printf_unknown.mlir"
+expect printf_int_float 1 "printf_int_float\.mlir:9:7: error: gpu\.printf: conversion 1 '%d' takes an integer .*argument 1 is 'f32'" \
+  -- --offload-arch=host "$bad/printf_int_float.mlir"
+expect printf_int_long 1 "printf_int_long\.mlir:9:7: error: gpu\.printf: conversion 1 '%d' takes an integer .*argument 1 is 'i64'" \
+  -- "$bad/printf_int_long.mlir"
+expect printf_star 1 "printf_star\.mlir:9:7: error: gpu\.printf: the '\*' width of conversion 1 '%\*d' .*argument 1 is 'f64'" \
+  -- --offload-arch=sm_90 "$bad/printf_star.mlir"
+
 [ "$fails" -eq 0 ] || { echo "$fails case(s) failed" >&2; exit 1; }
