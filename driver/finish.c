@@ -55,8 +55,11 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
         out[n++] = (struct emitted){un->host_ll_path, xasprintf("%s.ll", st)};
       break;
     case EMIT_FATBIN:
-      for (size_t m = 0; m < un->nmodules && n < cap; m++)
-        out[n++] = (struct emitted){un->blob_paths[m], xasprintf("%s-%s.gpucc-fatbin", st, unit_module(un, m))};
+      for (size_t m = 0; m < un->nmodules && n < cap; m++) {
+        char *part = xfile_part(unit_module(un, m));
+        out[n++] = (struct emitted){un->blob_paths[m], xasprintf("%s-%s.gpucc-fatbin", st, part)};
+        free(part);
+      }
       break;
     case EMIT_TARGET:
       /* The stage is a kind's device file or its finished object. */
@@ -71,9 +74,11 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
             src = c->device_path, is_stage = 1;
           else if (k->finished_stage && !strcmp(k->finished_stage, o->emit_stage))
             src = c->finished_path, is_stage = 1;
-          if (is_stage)
-            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, unit_module(un, m), tg->id,
-                                                       o->emit_stage)};
+          if (is_stage) {
+            char *part = xfile_part(unit_module(un, m));
+            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, part, tg->id, o->emit_stage)};
+            free(part);
+          }
         }
       break;
     default:

@@ -101,7 +101,9 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem) {
   if (!u->blob_obj_paths)
     BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++) {
-    char *name = xasprintf("%s-%s", stem, unit_module(u, m));
+    char *part = xfile_part(unit_module(u, m));
+    char *name = xasprintf("%s-%s", stem, part);
+    free(part);
     u->blob_obj_paths[m] = tmp_path(name, ".fatbin.o");
     free(name);
   }
@@ -204,7 +206,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
-      char *name = xasprintf("%s-%s-%s", stem, unit_module(u, m), tg->id);
+      char *part = xfile_part(unit_module(u, m));
+      char *name = xasprintf("%s-%s-%s", stem, part, tg->id);
+      free(part);
       const struct target_kind *k = tg->info->kind;
       struct cell *c = unit_cell(u, o->ntargets, m, t);
       c->device_path = tmp_path(name, k->device_suffix);
@@ -216,7 +220,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
     /* Device objects come from the .gpucc-device inputs. */
     u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
     for (size_t m = 0; m < u->nmodules; m++) {
-      char *name = xasprintf("%s-%s", stem, unit_module(u, m));
+      char *part = xfile_part(unit_module(u, m));
+    char *name = xasprintf("%s-%s", stem, part);
+    free(part);
       u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
       free(name);
       struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", unit_module(u, m)));
@@ -274,7 +280,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
     return 0;
   }
   for (size_t m = 0; m < u->nmodules; m++) {
-    char *name = xasprintf("%s-%s", stem, unit_module(u, m));
+    char *part = xfile_part(unit_module(u, m));
+    char *name = xasprintf("%s-%s", stem, part);
+    free(part);
     u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
     free(name);
     struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", unit_module(u, m)));

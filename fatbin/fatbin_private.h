@@ -69,8 +69,12 @@ int fatbin_version_known(uint32_t version);
  * and not "." or "..", so that they are safe as path components of
  * extracted files and unambiguous in the manifest. */
 int fatbin_name_ok(const char *s);
-/* "<module>/<target>.<format>", malloc'ed (NULL when out of memory). */
+/* The tar member name of an object, malloc'ed (NULL when out of memory):
+ * "<module>/<target>.<format>" when ustar can hold it, else
+ * FATBIN_LONG_NAME_DIR "/<sha256 of that path>.<format>" (docs/fatbin.md,
+ * section 2). */
 char *fatbin_member_path(const struct fatbin_entry *e);
+#define FATBIN_LONG_NAME_DIR "long"
 
 /* ---- tar (fatbin_tar.c) -------------------------------------------------- */
 

@@ -53,7 +53,7 @@ static int fatbin_check(struct archive *a, int r, const char *what, char *err,
                      : r == ARCHIVE_FAILED ? "failed"
                                            : "fatal error";
   return fatbin_error(err, errlen, "fatbin: cannot write %s (libarchive %s): %s", what,
-                      tier, msg ? msg : "unknown error");
+                      tier, msg && *msg ? msg : "unknown error");
 }
 
 static int fatbin_add_member(struct archive *a, struct archive_entry *ae, const char *name,

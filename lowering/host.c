@@ -14,6 +14,7 @@
 #include "lowering.h"
 
 #include "diag.h"
+#include "xstr.h"
 #include "frontend.h"
 #include "llvm_emit.h"
 
@@ -169,6 +170,19 @@ void lowering_blob_symbol(char *buf, size_t len, const char *tag, const char *mo
   snprintf(buf, len, "__gpucc_fatbin%s.%s.%s", size ? "_size" : "", tag, module);
 }
 
+/* The two blob symbols of a module, malloc'ed at whatever length the
+ * module's name needs: a cut name would be a symbol the blob object never
+ * defines. */
+static void blob_symbols(const char *tag, const char *module, char **sym, char **size_sym) {
+  size_t len = strlen(tag) + strlen(module) + sizeof "__gpucc_fatbin_size..";
+  *sym = malloc(len);
+  *size_sym = malloc(len);
+  if (!*sym || !*size_sym)
+    BUG("out of memory");
+  lowering_blob_symbol(*sym, len, tag, module, 0);
+  lowering_blob_symbol(*size_sym, len, tag, module, 1);
+}
+
 /* The translation made, per gpu.binary B, a constant @B_binary holding the
  * placeholder and a constructor @B_load calling mgpuModuleLoad(@B_binary,
  * size). Point that call at the external symbols instead. */
@@ -184,12 +198,13 @@ static int externalize_blobs(LLVMModuleRef mod, const char *tag) {
     if (!section || strcmp(section, ".gpucc_fatbin") != 0 || len < 8 ||
         strcmp(gname + len - 7, "_binary") != 0)
       continue;
-    char module[512], sym[700], size_sym[700];
-    snprintf(module, sizeof module, "%.*s", (int)(len - 7), gname);
-    lowering_blob_symbol(sym, sizeof sym, tag, module, 0);
-    lowering_blob_symbol(size_sym, sizeof size_sym, tag, module, 1);
+    char *module = xasprintf("%.*s", (int)(len - 7), gname), *sym, *size_sym;
+    blob_symbols(tag, module, &sym, &size_sym);
     LLVMValueRef blob = LLVMAddGlobal(mod, LLVMArrayType2(LLVMInt8TypeInContext(c), 0), sym);
     LLVMValueRef size = LLVMAddGlobal(mod, i64, size_sym);
+    free(module);
+    free(sym);
+    free(size_sym);
     LLVMSetVisibility(blob, LLVMHiddenVisibility);
     LLVMSetVisibility(size, LLVMHiddenVisibility);
     int patched = 0;
@@ -215,9 +230,8 @@ int lowering_blob_object(const char *path, const char *tag, const char *module, 
                          size_t size) {
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("gpucc-fatbin", c);
-  char sym[700], size_sym[700];
-  lowering_blob_symbol(sym, sizeof sym, tag, module, 0);
-  lowering_blob_symbol(size_sym, sizeof size_sym, tag, module, 1);
+  char *sym, *size_sym;
+  blob_symbols(tag, module, &sym, &size_sym);
   LLVMValueRef init = LLVMConstStringInContext2(c, data, size, 1);
   LLVMValueRef blob = LLVMAddGlobal(mod, LLVMTypeOf(init), sym);
   LLVMSetInitializer(blob, init);
@@ -230,6 +244,8 @@ int lowering_blob_object(const char *path, const char *tag, const char *module, 
   LLVMSetInitializer(sz, LLVMConstInt(i64, size, 0));
   LLVMSetGlobalConstant(sz, 1);
   LLVMSetVisibility(sz, LLVMHiddenVisibility);
+  free(sym);
+  free(size_sym);
   int rc = lowering_emit_object(mod, 0, path);
   LLVMDisposeModule(mod);
   LLVMContextDispose(c);

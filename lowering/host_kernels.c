@@ -26,6 +26,7 @@
 
 #include "../runtime/host_abi.h" /* the contract: one source of truth */
 #include "diag.h"
+#include "xstr.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -359,9 +360,11 @@ static LLVMValueRef add_ctx_param(struct rewriter *rw, LLVMValueRef k, const cha
     BUG("out of memory");
   LLVMGetParamTypes(fty, params + 1);
   params[0] = rw->ptr;
-  char name[512];
-  snprintf(name, sizeof name, "__gpucc_kernel.%s", kname);
+  /* Names are built at their full length: a truncated one would be a
+   * symbol the runtime never finds. */
+  char *name = xasprintf("__gpucc_kernel.%s", kname);
   LLVMValueRef nk = LLVMAddFunction(rw->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(rw->c), params, n + 1, 0));
+  free(name);
   free(params);
   LLVMSetLinkage(nk, LLVMInternalLinkage);
   /* Move the body over, block by block (unlink, then append: this keeps
@@ -397,10 +400,10 @@ void host_unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef kern
 }
 
 LLVMValueRef host_new_entry(struct rewriter *rw, const char *kname, const char *suffix) {
-  char name[512];
-  snprintf(name, sizeof name, "%s%s", kname, suffix);
+  char *name = xasprintf("%s%s", kname, suffix);
   LLVMTypeRef params[2] = {rw->ptr, rw->ptr};
   LLVMValueRef f = LLVMAddFunction(rw->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(rw->c), params, 2, 0));
+  free(name);
   LLVMSetLinkage(f, LLVMExternalLinkage);
   LLVMSetVisibility(f, LLVMDefaultVisibility);
   return f;
@@ -545,13 +548,14 @@ static void rename_library_calls(struct rewriter *rw) {
     } else if (starts_with(name, "__nv_") && !define_without_libm(rw, f, name)) {
       /* libdevice's __nv_expf is libm's expf, and so on; its fast-math
        * variants (__nv_fast_expf) are the same functions on the CPU. */
-      char libm[256];
-      snprintf(libm, sizeof libm, "%s", name + (starts_with(name, "__nv_fast_") ? 10 : 5));
+      /* A copy, since renaming f frees the name it points into. */
+      char *libm = xasprintf("%s", name + (starts_with(name, "__nv_fast_") ? 10 : 5));
       LLVMValueRef existing = LLVMGetNamedFunction(rw->mod, libm);
       if (existing && existing != f)
         LLVMReplaceAllUsesWith(f, existing);
       else
         LLVMSetValueName2(f, libm, strlen(libm));
+      free(libm);
     }
   }
 }
@@ -569,10 +573,10 @@ static void emit_params_table(struct rewriter *rw, LLVMValueRef kernel, const ch
   sizes[0] = LLVMConstInt(rw->i32, n - 1, 0);
   for (unsigned i = 1; i < n; i++)
     sizes[i] = LLVMConstInt(rw->i32, LLVMStoreSizeOfType(rw->td, types[i]), 0);
-  char name[512];
-  snprintf(name, sizeof name, "%s" GPUCC_HOST_PARAMS_SUFFIX, kname);
+  char *name = xasprintf("%s" GPUCC_HOST_PARAMS_SUFFIX, kname);
   LLVMValueRef init = LLVMConstArray2(rw->i32, sizes, n);
   LLVMValueRef g = LLVMAddGlobal(rw->mod, LLVMTypeOf(init), name);
+  free(name);
   LLVMSetInitializer(g, init);
   LLVMSetGlobalConstant(g, 1);
   LLVMSetLinkage(g, LLVMExternalLinkage);
@@ -582,10 +586,10 @@ static void emit_params_table(struct rewriter *rw, LLVMValueRef kernel, const ch
 
 /* K__gpucc_fibers: why the kernel has no block entry (GPUCC_LOG shows it). */
 static void emit_fibers_reason(struct rewriter *rw, const char *kname, const char *why) {
-  char name[512];
-  snprintf(name, sizeof name, "%s" GPUCC_HOST_FIBERS_SUFFIX, kname);
+  char *name = xasprintf("%s" GPUCC_HOST_FIBERS_SUFFIX, kname);
   LLVMValueRef init = LLVMConstStringInContext2(rw->c, why, strlen(why), 0);
   LLVMValueRef g = LLVMAddGlobal(rw->mod, LLVMTypeOf(init), name);
+  free(name);
   LLVMSetInitializer(g, init);
   LLVMSetGlobalConstant(g, 1);
   LLVMSetLinkage(g, LLVMExternalLinkage);
@@ -612,19 +616,25 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
   rw.ctx_ty = LLVMStructTypeInContext(rw.c, fields, GPUCC_HOST_CTX_FIELDS, 0);
 
   /* Kernels first: collect them before adding functions to the module. */
-  size_t nk = 0;
-  LLVMValueRef kernels[1024];
+  size_t nk = 0, cap = 0;
+  LLVMValueRef *kernels = NULL;
   for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
     if (LLVMGetFunctionCallConv(f) == PTX_KERNEL_CC) {
-      if (nk == 1024)
-        return diag_error("host target: too many kernels in gpu.module @%s", module_name);
+      if (nk == cap) {
+        cap = cap ? 2 * cap : 16;
+        kernels = realloc(kernels, cap * sizeof *kernels);
+        if (!kernels)
+          BUG("out of memory");
+      }
       kernels[nk++] = f;
     } else if (!LLVMIsDeclaration(f)) {
       const char *use = nvvm_use(f);
-      if (use)
+      if (use) {
+        free(kernels);
         return diag_error("host target: '%s' is used outside a kernel (in '%s' of gpu.module @%s); "
                           "only kernels may read GPU ids or synchronize on the CPU",
                           use, name_of(f), module_name);
+      }
     }
     LLVMSetFunctionCallConv(f, 0);
   }
@@ -632,12 +642,15 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
   int rc = 0;
   LLVMValueRef *impls = calloc(nk + 1, sizeof *impls);
   int *syncs = calloc(nk + 1, sizeof *syncs);
-  char (*names)[256] = calloc(nk + 1, sizeof *names);
+  /* Copies of the kernel names, whole: add_ctx_param deletes the kernel
+   * whose name they were, and the runtime looks the entries up by the full
+   * name (a 256-byte copy here once cut longer names short). */
+  char **names = calloc(nk + 1, sizeof *names);
   if (!impls || !syncs || !names)
     BUG("out of memory");
   for (size_t i = 0; i < nk && rc == 0; i++) {
     LLVMSetFunctionCallConv(kernels[i], 0);
-    snprintf(names[i], sizeof names[i], "%s", name_of(kernels[i]));
+    names[i] = xasprintf("%s", name_of(kernels[i]));
     impls[i] = add_ctx_param(&rw, kernels[i], names[i]);
     rc = rewrite_intrinsics(&rw, impls[i], &syncs[i]);
   }
@@ -669,7 +682,10 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
   }
   free(impls);
   free(syncs);
+  for (size_t i = 0; i < nk; i++)
+    free(names[i]);
   free(names);
+  free(kernels);
   free(rw.shared);
   free(rw.offsets);
   return rc;

@@ -42,6 +42,7 @@
 #include "host_regions.h"
 
 #include "diag.h"
+#include "xstr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,9 +173,9 @@ static LLVMValueRef make_step(struct split *s, LLVMValueRef impl, const char *kn
   params[n + 1] = rw->i32; /* n */
   params[n + 2] = rw->ptr; /* scratch */
   params[n + 3] = rw->i32; /* resume point */
-  char name[512];
-  snprintf(name, sizeof name, "__gpucc_step.%s", kname);
+  char *name = xasprintf("__gpucc_step.%s", kname);
   LLVMValueRef f = LLVMAddFunction(rw->mod, name, LLVMFunctionType(rw->i32, params, n + 4, 0));
+  free(name);
   free(params);
   LLVMSetLinkage(f, LLVMInternalLinkage);
   s->pre = LLVMAppendBasicBlockInContext(rw->c, f, "step.entry");
@@ -881,9 +882,10 @@ int host_regions_split(struct rewriter *rw, LLVMValueRef impl, const char *kname
 
   emit_thread_entry(rw, fn, kname, bytes);
   emit_block_entry(rw, fn, kname, s.nstops);
-  char name[512];
-  snprintf(name, sizeof name, "%s" GPUCC_HOST_SCRATCH_SUFFIX, kname);
+  /* At full length: the runtime looks this up by the kernel's whole name. */
+  char *name = xasprintf("%s" GPUCC_HOST_SCRATCH_SUFFIX, kname);
   LLVMValueRef g = LLVMAddGlobal(rw->mod, rw->i64, name);
+  free(name);
   LLVMSetInitializer(g, LLVMConstInt(rw->i64, bytes, 0));
   LLVMSetGlobalConstant(g, 1);
   LLVMSetLinkage(g, LLVMExternalLinkage);

@@ -27,13 +27,27 @@ struct rt_module {
   pthread_mutex_t lock;       /* serializes the first load */
   atomic_int loaded;          /* handle is valid (release/acquire) */
   void *handle;               /* the driver's module */
-  char name[128];             /* gpu.module name, once known, for messages */
+  char *name;                 /* gpu.module name, once known, for messages; owned */
   struct rt_module *prev, *next;
 };
 
 /* Modules in the order they were loaded. */
 static pthread_mutex_t rt_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rt_module *rt_registry, *rt_registry_tail;
+
+/* Sets m->name to a copy of name, whole: messages name the module as the
+ * program does, however long. Out of memory leaves the old name. */
+static void rt_module_set_name(struct rt_module *m, const char *name) {
+  char *copy = malloc(strlen(name) + 1);
+  if (!copy)
+    return;
+  strcpy(copy, name);
+  free(m->name);
+  m->name = copy;
+}
+
+/* The name for messages: "" until one is known. */
+static const char *rt_module_label(const struct rt_module *m) { return m->name ? m->name : ""; }
 
 static const char *rt_vendor_label(enum fatbin_vendor v) {
   return v == FATBIN_VENDOR_NVIDIA ? "NVIDIA" : v == FATBIN_VENDOR_AMD ? "AMD" : "host";
@@ -131,7 +145,7 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
   for (size_t i = 0; i < n; i++)
     entries[i] = *fatbin_get(fb, i);
   if (n > 0 && entries[0].module)
-    snprintf(m->name, sizeof m->name, "%s", entries[0].module);
+    rt_module_set_name(m, entries[0].module);
 
   const struct rt_device *dev = rt_device();
   char why[512], carried[1024] = "";
@@ -147,16 +161,16 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
     snprintf(msg, len,
              "%s: no code for device %d '%s' (%s) in module '%s', which carries "
              "code for: %s; rebuild with --offload-arch=%s%s%s%s",
-             fn, dev->ordinal, dev->name, dev->target_id, m->name,
+             fn, dev->ordinal, dev->name, dev->target_id, rt_module_label(m),
              carried[0] ? carried : "nothing", arch, passed[0] ? " (no GPU found: " : "",
              passed, passed[0] ? ")" : "");
   } else {
     const struct fatbin_entry *e = &entries[k];
-    rt_log("module '%s' (carries %s) on %s: chose %s", m->name, carried,
+    rt_log("module '%s' (carries %s) on %s: chose %s", rt_module_label(m), carried,
            dev->target_id, why);
     char what[256];
     snprintf(what, sizeof what, "the %s %s of module '%s'", e->target,
-             fatbin_format_name(e->format), m->name);
+             fatbin_format_name(e->format), rt_module_label(m));
     /* Only now are the chosen object's bytes read (inflated, if the archive
      * is compressed): the index above came from the manifest alone. */
     const void *data;
@@ -180,7 +194,9 @@ static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
                          const char *fn, char *msg, size_t len) {
   enum rt_image_kind kind = rt_image_classify(m->image, m->size);
   const struct rt_device *dev = rt_device();
-  snprintf(m->name, sizeof m->name, "(%s)", rt_image_kind_name(kind));
+  char kind_name[64];
+  snprintf(kind_name, sizeof kind_name, "(%s)", rt_image_kind_name(kind));
+  rt_module_set_name(m, kind_name);
   if (kind == RT_IMAGE_BITCODE) {
     snprintf(msg, len,
              "%s: the module is LLVM bitcode (gpu-module-to-binary format=offload), "
@@ -198,7 +214,7 @@ static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
              dev->ordinal, dev->name, dev->target_id, rt_vendor_label(dev->vendor), arch);
     return -1;
   }
-  rt_log("module %s: %zu bytes, loaded as they are", m->name, m->size);
+  rt_log("module %s: %zu bytes, loaded as they are", rt_module_label(m), m->size);
   char what[128];
   snprintf(what, sizeof what, "a %zu-byte %s", m->size, rt_image_kind_name(kind));
   return rt_load_object(m, b, m->image, m->size, kind == RT_IMAGE_PTX, fn, what, msg,
@@ -208,7 +224,7 @@ static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
 static int rt_load(struct rt_module *m, const struct rt_backend *b, const char *fn,
                    char *msg, size_t len) {
   if (m->jit) {
-    snprintf(m->name, sizeof m->name, "(assembly)");
+    rt_module_set_name(m, "(assembly)");
     if (!b->module_load_jit) {
       snprintf(msg, len,
                "%s: %s cannot JIT-compile assembly (format=isa) objects; rebuild "
@@ -269,9 +285,14 @@ RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   void *function = NULL;
   struct rt_err e;
   if (b->module_function(handle, name, &function, &e) != 0) {
-    char context[256];
-    snprintf(context, sizeof context, "for kernel '%s' of module '%s'", name, m->name);
-    rt_error_failure(fn, b, &e, context);
+    static const char fmt[] = "for kernel '%s' of module '%s'";
+    const char *mname = rt_module_label(m);
+    size_t n = sizeof fmt + strlen(name) + strlen(mname);
+    char *context = malloc(n);
+    if (context)
+      snprintf(context, n, fmt, name, mname);
+    rt_error_failure(fn, b, &e, context ? context : "for a kernel");
+    free(context);
     return NULL;
   }
   return function;
@@ -304,6 +325,7 @@ RT_EXPORT void mgpuModuleUnload(void *module) {
     }
   }
   pthread_mutex_destroy(&m->lock);
+  free(m->name);
   free(m);
 }
 

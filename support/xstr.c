@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 char *xasprintf(const char *fmt, ...) {
@@ -28,4 +29,14 @@ char *xstem(const char *path) {
   const char *dot = strrchr(base, '.');
   size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
   return xasprintf("%.*s", (int)n, base);
+}
+
+char *xfile_part(const char *s) {
+  size_t n = strlen(s);
+  if (n <= 80)
+    return xasprintf("%s", s);
+  uint64_t h = 14695981039346656037ull; /* FNV-1a: stable across builds */
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return xasprintf("%.64s~%016llx", s, (unsigned long long)h);
 }

@@ -10,4 +10,10 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * a new string (default output and temp file names). */
 char *xstem(const char *path);
 
+/* s as a part of a file name: itself when short, else its first 64 bytes,
+ * '~' and a hash of all of it, so that names made of module and target
+ * names stay under the file system's 255 bytes and stay distinct. New
+ * string. */
+char *xfile_part(const char *s);
+
 #endif
