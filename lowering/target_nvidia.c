@@ -64,10 +64,16 @@ static int check_object(const char *ptx, size_t size, const struct target *t,
 
 static int can_finish(const struct toolchain *tc) { return tc->ptxas[0] != 0; }
 
+/* ptxas is most of a one-target build and runs on one core; with
+ * --split-compile it spreads its optimizations over threads. N is fixed,
+ * not the machine's core count: the cubin depends on N (it differs from
+ * N=1) but not on the run, so builds stay byte-identical across machines. */
+#define PTXAS_THREADS "4"
+
 static char **finish_argv(const struct toolchain *tc, const struct target *t,
                           const struct finish_request *r, const char *ptx, const char *cubin) {
   static const char *const levels[] = {"-O0", "-O1", "-O2", "-O3"};
-  char **argv = calloc(9 + r->nextra, sizeof *argv);
+  char **argv = calloc(11 + r->nextra, sizeof *argv);
   if (!argv)
     BUG("out of memory");
   size_t k = 0;
@@ -75,6 +81,8 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
   argv[k++] = (char *)"-arch";
   argv[k++] = (char *)t->info->chip;
   argv[k++] = (char *)levels[r->opt < 0 ? 0 : r->opt > 3 ? 3 : r->opt];
+  argv[k++] = (char *)"--split-compile";
+  argv[k++] = (char *)PTXAS_THREADS;
   if (r->line_info)
     argv[k++] = (char *)"-lineinfo";
   for (size_t i = 0; i < r->nextra; i++)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The same input and flags give byte-identical objects, fat binaries and
 # executables, whatever the working directory, the temp directory, the way
-# the input path is spelled, or the time. Usage: reproducible.sh GPUCC PROGRAM.mlir
+# the input path is spelled, the time, or how many jobs run at once (-j).
+# Usage: reproducible.sh GPUCC PROGRAM.mlir
 set -eu
 gpucc=$1 prog=$2
 work=$(mktemp -d)
@@ -17,9 +18,9 @@ flags="--offload-arch=sm_80,sm_90,gfx90a,gfx942,host"
   TMPDIR="$work/a/tmp" "$gpucc" $flags --emit=fatbin p.mlir &&
   TMPDIR="$work/a/tmp" "$gpucc" $flags p.mlir -o app)
 sleep 1 # a different second, in case anything stamps the time
-(cd "$work/b" && TMPDIR="$work/b/tmp" "$gpucc" $flags -c "$work/b/deep/dir/p.mlir" -o p.o &&
-  TMPDIR="$work/b/tmp" "$gpucc" $flags --emit=fatbin deep/dir/p.mlir &&
-  TMPDIR="$work/b/tmp" "$gpucc" $flags deep/dir/p.mlir -o app)
+(cd "$work/b" && TMPDIR="$work/b/tmp" "$gpucc" $flags -j 1 -c "$work/b/deep/dir/p.mlir" -o p.o &&
+  TMPDIR="$work/b/tmp" "$gpucc" $flags -j 3 --emit=fatbin deep/dir/p.mlir &&
+  TMPDIR="$work/b/tmp" "$gpucc" $flags -j 1 deep/dir/p.mlir -o app)
 
 fail=0
 for f in p.o app; do
