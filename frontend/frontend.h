@@ -81,6 +81,16 @@ int frontend_location(MlirLocation loc, char *file, size_t size, unsigned *line,
 /* True when loc resolves to exactly file:line:col. */
 int frontend_same_location(MlirLocation loc, const char *file, unsigned line, unsigned col);
 
+/* True when op is named `name` ("gpu.printf"). */
+int frontend_op_is(MlirOperation op, const char *name);
+
+/* The ops under root (root included, pre-order) named one of `names`
+ * (NULL-terminated) for which keep (NULL: all) is true. Returns the count;
+ * *out is malloc'ed (caller frees). Found first, rewritten after: the
+ * caller may replace or erase them. */
+size_t frontend_find_ops(MlirOperation root, const char *const *names, int (*keep)(MlirOperation),
+                         MlirOperation **out);
+
 /* The top-level gpu.module ops of a module, in order. Returns the count;
  * *ops is malloc'ed (caller frees). */
 size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops);

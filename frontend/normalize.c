@@ -192,21 +192,6 @@ static int rewrite(MlirOperation op) {
  * i16 and f16 at their own width, so "%d" of an i8 reads its neighbours'
  * bytes. Promote them as C does: small integers to i32 (sign-extended; i1
  * zero-extended), f16/bf16 to f64. */
-static MlirWalkResult collect_printf(MlirOperation op, void *ud) {
-  if (!name_is(op, "gpu.printf"))
-    return MlirWalkResultAdvance;
-  struct op_list *l = ud;
-  if (l->len == l->cap) {
-    l->cap = l->cap ? l->cap * 2 : 16;
-    MlirOperation *n = realloc(l->ops, l->cap * sizeof *n);
-    if (!n)
-      BUG("out of memory");
-    l->ops = n;
-  }
-  l->ops[l->len++] = op;
-  return MlirWalkResultAdvance;
-}
-
 static void promote_printf_args(MlirOperation printf_op) {
   MlirContext ctx = mlirOperationGetContext(printf_op);
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(printf_op); i < n; i++) {
@@ -272,10 +257,11 @@ int frontend_normalize(MlirModule module) {
   /* Formats are checked against the types as written, before promotion. */
   if (rc == 0)
     rc = frontend_check_printf(module);
-  struct op_list p = {0};
-  mlirOperationWalk(mlirModuleGetOperation(module), collect_printf, &p, MlirWalkPreOrder);
-  for (size_t i = 0; i < p.len; i++)
-    promote_printf_args(p.ops[i]);
-  free(p.ops);
+  static const char *const printf_ops[] = {"gpu.printf", NULL};
+  MlirOperation *printfs;
+  size_t nprintf = frontend_find_ops(mlirModuleGetOperation(module), printf_ops, NULL, &printfs);
+  for (size_t i = 0; i < nprintf; i++)
+    promote_printf_args(printfs[i]);
+  free(printfs);
   return rc;
 }

@@ -25,31 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct asserts {
-  MlirOperation *ops;
-  size_t len, cap;
-};
-
-static int name_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
-
-static MlirWalkResult collect(MlirOperation op, void *ud) {
-  if (!name_is(op, "cf.assert"))
-    return MlirWalkResultAdvance;
-  struct asserts *a = ud;
-  if (a->len == a->cap) {
-    a->cap = a->cap ? 2 * a->cap : 8;
-    MlirOperation *grown = realloc(a->ops, a->cap * sizeof *grown);
-    if (!grown)
-      BUG("out of memory");
-    a->ops = grown;
-  }
-  a->ops[a->len++] = op;
-  return MlirWalkResultAdvance;
-}
-
 /* The innermost name location on the callee path of loc, if any. */
 static int location_name(MlirLocation loc, char *out, size_t size, int depth) {
   if (depth > 16 || mlirLocationIsNull(loc))
@@ -158,11 +133,12 @@ static int rewrite(MlirOperation op) {
 }
 
 int lowering_amd_asserts(MlirOperation gpu_module) {
-  struct asserts a = {0};
-  mlirOperationWalk(gpu_module, collect, &a, MlirWalkPreOrder);
+  static const char *const names[] = {"cf.assert", NULL};
+  MlirOperation *found;
+  size_t n = frontend_find_ops(gpu_module, names, NULL, &found);
   int rc = 0;
-  for (size_t i = 0; i < a.len && rc == 0; i++)
-    rc = rewrite(a.ops[i]);
-  free(a.ops);
+  for (size_t i = 0; i < n && rc == 0; i++)
+    rc = rewrite(found[i]);
+  free(found);
   return rc;
 }

@@ -10,34 +10,17 @@
 #include "device_amd_private.h"
 
 #include "diag.h"
+#include "frontend.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct allocas {
-  MlirOperation *ops;
-  size_t len, cap;
-};
-
-static MlirWalkResult collect(MlirOperation op, void *ud) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length != 13 || memcmp(name.data, "memref.alloca", 13) != 0)
-    return MlirWalkResultAdvance;
+/* Allocas with no memory space: those end up in address space 0. */
+static int in_default_space(MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (!mlirTypeIsAMemRef(t) || !mlirAttributeIsNull(mlirMemRefTypeGetMemorySpace(t)))
-    return MlirWalkResultAdvance;
-  struct allocas *a = ud;
-  if (a->len == a->cap) {
-    a->cap = a->cap ? 2 * a->cap : 8;
-    MlirOperation *grown = realloc(a->ops, a->cap * sizeof *grown);
-    if (!grown)
-      BUG("out of memory");
-    a->ops = grown;
-  }
-  a->ops[a->len++] = op;
-  return MlirWalkResultAdvance;
+  return mlirTypeIsAMemRef(t) && mlirAttributeIsNull(mlirMemRefTypeGetMemorySpace(t));
 }
 
 /* The same op with a result of type `to`. */
@@ -64,13 +47,14 @@ static MlirOperation clone_with_type(MlirOperation op, MlirType to) {
 }
 
 int lowering_amd_private_allocas(MlirOperation gpu_module) {
-  struct allocas a = {0};
-  mlirOperationWalk(gpu_module, collect, &a, MlirWalkPreOrder);
+  static const char *const names[] = {"memref.alloca", NULL};
+  MlirOperation *found;
+  size_t n = frontend_find_ops(gpu_module, names, in_default_space, &found);
   MlirContext ctx = mlirOperationGetContext(gpu_module);
   MlirAttribute private_space = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString("#gpu.address_space<private>"));
   int rc = 0;
-  for (size_t i = 0; i < a.len && rc == 0; i++) {
-    MlirOperation op = a.ops[i];
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    MlirOperation op = found[i];
     MlirValue old = mlirOperationGetResult(op, 0);
     MlirType t = mlirValueGetType(old);
     intptr_t rank = mlirShapedTypeGetRank(t);
@@ -99,6 +83,6 @@ int lowering_amd_private_allocas(MlirOperation gpu_module) {
     mlirValueReplaceAllUsesOfWith(old, mlirOperationGetResult(c, 0));
     mlirOperationDestroy(op);
   }
-  free(a.ops);
+  free(found);
   return rc;
 }

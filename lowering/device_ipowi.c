@@ -55,32 +55,10 @@ static const char ipowi_template[] =
     "  return %%r : %2$s\n"
     "}\n";
 
-struct uses {
-  MlirOperation *ops;
-  size_t len, cap;
-};
-
-static int name_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
-
-static MlirWalkResult collect(MlirOperation op, void *ud) {
-  struct uses *u = ud;
-  if (!name_is(op, "math.ipowi"))
-    return MlirWalkResultAdvance;
+/* Scalar integer powers only: vectors are left for the leftover check. */
+static int is_scalar_ipowi(MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (!mlirTypeIsAInteger(t) && !mlirTypeIsAIndex(t))
-    return MlirWalkResultAdvance; /* vectors: left for the leftover check */
-  if (u->len == u->cap) {
-    u->cap = u->cap ? 2 * u->cap : 8;
-    MlirOperation *grown = realloc(u->ops, u->cap * sizeof *grown);
-    if (!grown)
-      BUG("out of memory");
-    u->ops = grown;
-  }
-  u->ops[u->len++] = op;
-  return MlirWalkResultAdvance;
+  return mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t);
 }
 
 static void type_chunk(MlirStringRef s, void *ud) {
@@ -113,12 +91,13 @@ static int function_for(MlirOperation gpu_module, MlirType t, char *name, size_t
 }
 
 int lowering_expand_ipowi(MlirOperation gpu_module) {
-  struct uses u = {0};
-  mlirOperationWalk(gpu_module, collect, &u, MlirWalkPreOrder);
+  static const char *const names[] = {"math.ipowi", NULL};
+  MlirOperation *found;
+  size_t n = frontend_find_ops(gpu_module, names, is_scalar_ipowi, &found);
   MlirContext ctx = mlirOperationGetContext(gpu_module);
   int rc = 0;
-  for (size_t i = 0; i < u.len && rc == 0; i++) {
-    MlirOperation op = u.ops[i];
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    MlirOperation op = found[i];
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
     char name[128];
     if ((rc = function_for(gpu_module, t, name, sizeof name)) != 0)
@@ -137,6 +116,6 @@ int lowering_expand_ipowi(MlirOperation gpu_module) {
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(call, 0));
     mlirOperationDestroy(op);
   }
-  free(u.ops);
+  free(found);
   return rc;
 }

@@ -21,38 +21,13 @@
 #include "device_subgroup.h"
 
 #include "diag.h"
+#include "frontend.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct ops {
-  MlirOperation *v;
-  size_t len, cap;
-};
-
-static int name_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
-
-static MlirWalkResult collect(MlirOperation op, void *ud) {
-  if (!name_is(op, "gpu.subgroup_reduce") && !name_is(op, "gpu.subgroup_size") &&
-      !name_is(op, "gpu.subgroup_id") && !name_is(op, "gpu.num_subgroups"))
-    return MlirWalkResultAdvance;
-  struct ops *l = ud;
-  if (l->len == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 8;
-    MlirOperation *grown = realloc(l->v, l->cap * sizeof *grown);
-    if (!grown)
-      BUG("out of memory");
-    l->v = grown;
-  }
-  l->v[l->len++] = op;
-  return MlirWalkResultAdvance;
-}
 
 /* Builds one op before `at` and returns its first result (or a null value). */
 static MlirValue build(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
@@ -183,9 +158,9 @@ static MlirValue block_threads(MlirOperation at) {
 static void replace_index(MlirOperation op, unsigned width) {
   MlirType index = mlirIndexTypeGet(mlirOperationGetContext(op));
   MlirValue w = constant(op, index, width), r;
-  if (name_is(op, "gpu.subgroup_size"))
+  if (frontend_op_is(op, "gpu.subgroup_size"))
     r = w;
-  else if (name_is(op, "gpu.subgroup_id"))
+  else if (frontend_op_is(op, "gpu.subgroup_id"))
     r = binary(op, "arith.divui", linear_thread(op), w);
   else
     r = binary(op, "arith.ceildivui", block_threads(op), w);
@@ -194,15 +169,17 @@ static void replace_index(MlirOperation op, unsigned width) {
 }
 
 int lowering_expand_subgroup_ops(MlirOperation gpu_module, unsigned width) {
-  struct ops l = {0};
-  mlirOperationWalk(gpu_module, collect, &l, MlirWalkPreOrder);
+  static const char *const names[] = {"gpu.subgroup_reduce", "gpu.subgroup_size", "gpu.subgroup_id",
+                                      "gpu.num_subgroups", NULL};
+  MlirOperation *found;
+  size_t n = frontend_find_ops(gpu_module, names, NULL, &found);
   int rc = 0;
-  for (size_t i = 0; i < l.len && rc == 0; i++) {
-    if (name_is(l.v[i], "gpu.subgroup_reduce"))
-      rc = rewrite_reduce(l.v[i], width);
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    if (frontend_op_is(found[i], "gpu.subgroup_reduce"))
+      rc = rewrite_reduce(found[i], width);
     else
-      replace_index(l.v[i], width);
+      replace_index(found[i], width);
   }
-  free(l.v);
+  free(found);
   return rc;
 }
