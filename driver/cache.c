@@ -1,11 +1,15 @@
 /* cache.c: the device object cache; see cache.h for what and why.
  *
  * Layout: <dir>/<first two hex digits>/<key>.<part>. A hit refreshes the
- * entry's modification time, which is what trimming orders by. */
+ * entry's modification time, which is what trimming orders by. With a
+ * remote cache (remote_cache.h) a local miss asks the server, and what it
+ * has is stored here first, so later builds on this machine do not ask;
+ * what is compiled goes to both. */
 #include "cache.h"
 
 #include "diag.h"
 #include "fatbin.h"
+#include "remote_cache.h"
 #include "tmp.h"
 
 #include <dirent.h>
@@ -21,6 +25,7 @@
 
 static char dir[PATH_MAX];
 static int enabled;
+static int remote; /* GPUCC_REMOTE_CACHE is set and usable */
 
 static int mkdirs(const char *path) {
   char buf[PATH_MAX];
@@ -37,7 +42,7 @@ static int mkdirs(const char *path) {
 }
 
 int cache_open(int want) {
-  enabled = 0;
+  enabled = remote = 0;
   if (!want)
     return -1;
   const char *env = getenv("GPUCC_CACHE_DIR");
@@ -57,6 +62,8 @@ int cache_open(int want) {
     return -1;
   }
   enabled = 1;
+  /* Remote entries are always stored locally: no local cache, no remote. */
+  remote = remote_cache_open() == 0;
   return 0;
 }
 
@@ -98,12 +105,32 @@ static void entry_path(char *out, size_t len, const char *key, const char *part)
   snprintf(out, len, "%s/%.2s/%s.%s", dir, key, key, part);
 }
 
+/* Both levels name an entry by its local file name, "<key>.<part>". */
+static void entry_name(char *out, size_t len, const char *key, const char *part) {
+  snprintf(out, len, "%s.%s", key, part);
+}
+
+/* A local miss: the remote's entry, verified, is renamed into place like a
+ * compiled one, so concurrent builds never see half of it. */
+static int fetch_remote(const char *key, const char *part, const char *path) {
+  char sub[PATH_MAX + 8], name[CACHE_KEY_SIZE + 16], tmp[PATH_MAX + 160];
+  snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
+  if (mkdir(sub, 0755) != 0 && errno != EEXIST)
+    return 0;
+  entry_name(name, sizeof name, key, part);
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  if (remote_cache_get(name, tmp) == 0 && rename(tmp, path) == 0)
+    return 1;
+  unlink(tmp);
+  return 0;
+}
+
 int cache_has(const char *key, const char *part) {
   if (!enabled)
     return 0;
   char path[PATH_MAX + 128];
   entry_path(path, sizeof path, key, part);
-  return access(path, R_OK) == 0;
+  return access(path, R_OK) == 0 || (remote && fetch_remote(key, part, path));
 }
 
 static int copy_file(const char *src, const char *dest) {
@@ -155,6 +182,11 @@ void cache_store(const char *key, const char *part, const char *src) {
   if (copy_file(src, tmp) != 0 || rename(tmp, path) != 0) {
     unlink(tmp);
     diag_warning("cannot store '%s' in the cache '%s'", src, dir);
+  }
+  if (remote) {
+    char name[CACHE_KEY_SIZE + 16];
+    entry_name(name, sizeof name, key, part);
+    remote_cache_put(name, src);
   }
 }
 

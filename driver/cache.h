@@ -8,7 +8,8 @@
  * a host-only change then compiles no device code. Entries are written to a
  * temp name and renamed, so concurrent gpucc processes never see half an
  * entry; the cache is kept under $GPUCC_CACHE_SIZE bytes (default 1 GiB) by
- * removing the least recently used entries. */
+ * removing the least recently used entries. GPUCC_REMOTE_CACHE adds a
+ * shared HTTP level behind the local one (remote_cache.h). */
 #ifndef GPUCC_CACHE_H
 #define GPUCC_CACHE_H
 
@@ -31,9 +32,11 @@ void cache_key(const void *module_text, size_t text_size, const char *params,
 /* Copies the entry's file `part` ("dev" or "lnk") to dest. Returns 0 on a
  * hit, -1 on a miss (silent). */
 int cache_fetch(const char *key, const char *part, const char *dest);
-/* True when the entry has that part. */
+/* True when the entry has that part: locally, or fetched into the local
+ * cache from the remote one now. */
 int cache_has(const char *key, const char *part);
-/* Stores the file src as the entry's part. Failures are warnings only. */
+/* Stores the file src as the entry's part, locally and (unless read-only)
+ * remotely. Failures are warnings only. */
 void cache_store(const char *key, const char *part, const char *src);
 /* Removes least recently used entries beyond the size limit. */
 void cache_trim(void);
