@@ -19,8 +19,13 @@
  * Each kernel K then gets two entry points: K__gpucc_thread runs one thread;
  * K__gpucc_block, emitted only for kernels whose threads never wait for one
  * another, runs a whole block as plain nested loops that LLVM can vectorize.
- * Address space 3 stays in the IR: x86 treats it as ordinary memory. */
+ * Address space 3 stays in the IR: x86 treats it as ordinary memory.
+ *
+ * Device functions that read ids, synchronize or use workgroup memory get
+ * the ctx too, and those that synchronize are inlined into the kernels
+ * before the split (host_calls.c). */
 #include "host_kernels.h"
+#include "host_calls.h"
 #include "host_kernels_internal.h"
 #include "host_regions.h"
 
@@ -182,8 +187,10 @@ static void rewrite_shared(struct rewriter *rw) {
     for (size_t i = 0; i < n; i++) {
       LLVMValueRef f = function_of(users[i]);
       if (LLVMCountParams(f) == 0 || LLVMTypeOf(LLVMGetParam(f, 0)) != rw->ptr ||
-          !starts_with(name_of(f), "__gpucc_kernel.")) {
-        diag_error("host target: workgroup memory is only supported in kernels (used in '%s' of "
+          (!starts_with(name_of(f), "__gpucc_kernel.") && !host_calls_has_ctx(f))) {
+        /* Not expected: host_calls.c gives every function that uses
+         * workgroup memory a ctx. Said plainly rather than miscompiled. */
+        diag_error("host target: workgroup memory is used where no thread context is (in '%s' of "
                    "gpu.module @%s)", name_of(f), rw->module_name);
         rw->failed = 1;
         break;
@@ -315,8 +322,11 @@ static void rewrite_assert(struct rewriter *rw, LLVMValueRef call, LLVMValueRef 
 }
 
 /* Rewrites the NVVM intrinsics of one function whose parameter 0 is ctx.
+ * Assertions only in a kernel (kernel != 0): the failing thread returns,
+ * which a device function cannot do for it; theirs stay for
+ * rename_library_calls (the program ends, as before they had a ctx).
  * Returns 0 or -1. */
-static int rewrite_intrinsics(struct rewriter *rw, LLVMValueRef f, int *sync) {
+static int rewrite_intrinsics(struct rewriter *rw, LLVMValueRef f, int kernel, int *sync) {
   LLVMValueRef ctx = LLVMGetParam(f, 0);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef inst = LLVMGetFirstInstruction(bb);
@@ -324,7 +334,7 @@ static int rewrite_intrinsics(struct rewriter *rw, LLVMValueRef f, int *sync) {
       LLVMValueRef next = LLVMGetNextInstruction(inst);
       if (LLVMIsACallInst(inst)) {
         LLVMValueRef callee = LLVMGetCalledValue(inst);
-        if (LLVMIsAFunction(callee) && !strcmp(name_of(callee), "__assertfail")) {
+        if (kernel && LLVMIsAFunction(callee) && !strcmp(name_of(callee), "__assertfail")) {
           rewrite_assert(rw, inst, ctx);
           next = LLVMGetFirstInstruction(bb); /* the block may have changed: rescan */
         } else if (LLVMIsAFunction(callee) && starts_with(name_of(callee), "llvm.nvvm.") &&
@@ -335,18 +345,6 @@ static int rewrite_intrinsics(struct rewriter *rw, LLVMValueRef f, int *sync) {
     }
   }
   return 0;
-}
-
-/* True when function f (not a kernel) calls an NVVM intrinsic. */
-static const char *nvvm_use(LLVMValueRef f) {
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (LLVMIsACallInst(i)) {
-        LLVMValueRef callee = LLVMGetCalledValue(i);
-        if (LLVMIsAFunction(callee) && starts_with(name_of(callee), "llvm.nvvm."))
-          return name_of(callee);
-      }
-  return NULL;
 }
 
 /* --- kernels and their entry points ------------------------------------ */
@@ -535,7 +533,8 @@ static void rename_library_calls(struct rewriter *rw) {
       continue;
     const char *name = name_of(f);
     if (!strcmp(name, "__assertfail")) {
-      /* Calls outside kernels: no GPU ids there. */
+      /* Calls outside kernels (rewrite_intrinsics leaves them): a device
+       * function cannot make its thread return, so the program ends. */
       LLVMUseRef u;
       while ((u = LLVMGetFirstUse(f)) != NULL) {
         LLVMValueRef call = LLVMGetUser(u);
@@ -627,14 +626,6 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
           BUG("out of memory");
       }
       kernels[nk++] = f;
-    } else if (!LLVMIsDeclaration(f)) {
-      const char *use = nvvm_use(f);
-      if (use) {
-        free(kernels);
-        return diag_error("host target: '%s' is used outside a kernel (in '%s' of gpu.module @%s); "
-                          "only kernels may read GPU ids or synchronize on the CPU",
-                          use, name_of(f), module_name);
-      }
     }
     LLVMSetFunctionCallConv(f, 0);
   }
@@ -648,11 +639,21 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
   char **names = calloc(nk + 1, sizeof *names);
   if (!impls || !syncs || !names)
     BUG("out of memory");
-  for (size_t i = 0; i < nk && rc == 0; i++) {
+  for (size_t i = 0; i < nk; i++) {
     LLVMSetFunctionCallConv(kernels[i], 0);
     names[i] = xasprintf("%s", name_of(kernels[i]));
     impls[i] = add_ctx_param(&rw, kernels[i], names[i]);
-    rc = rewrite_intrinsics(&rw, impls[i], &syncs[i]);
+  }
+  /* Device functions next, while their NVVM intrinsics still say what they
+   * need; the ones that synchronize end up inlined into the kernels, so the
+   * kernels' own rewrite below sees those barriers as theirs. */
+  rc = host_calls_pass_ctx(&rw, impls, nk);
+  for (size_t i = 0; i < nk && rc == 0; i++)
+    rc = rewrite_intrinsics(&rw, impls[i], 1, &syncs[i]);
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f && rc == 0; f = LLVMGetNextFunction(f)) {
+    int sync = 0;
+    if (host_calls_has_ctx(f))
+      rc = rewrite_intrinsics(&rw, f, 0, &sync);
   }
   if (rc == 0)
     rewrite_shared(&rw);
@@ -663,10 +664,19 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
     LLVMAddAttributeAtIndex(impls[i], LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(rw.c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
     const char *why = NULL;
+    char *why_call = NULL;
+    const char *callee = host_calls_sync_callee(impls[i]);
+    if (callee) {
+      /* Only fibers can stop inside a call. */
+      why_call = xasprintf("it calls '%s', which synchronizes and cannot be inlined (it is "
+                           "recursive)", callee);
+      why = why_call;
+      syncs[i] = 1;
+    }
     if (!syncs[i]) {
       emit_thread_entry(&rw, impls[i], names[i]);
       emit_block_entry(&rw, impls[i], names[i]);
-    } else if (!host_regions_split(&rw, impls[i], names[i], &why)) {
+    } else if (callee || !host_regions_split(&rw, impls[i], names[i], &why)) {
       /* impls[i] is untouched: its threads run on fibers. */
       emit_thread_entry(&rw, impls[i], names[i]);
       emit_fibers_reason(&rw, names[i], why);
@@ -674,6 +684,7 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
         diag_at(DIAG_REMARK, NULL, 0, 0, "host target: kernel '%s' of gpu.module @%s runs its threads "
                 "on fibers: %s", names[i], module_name, why);
     }
+    free(why_call);
   }
   if (rc == 0) {
     rename_library_calls(&rw);

@@ -37,8 +37,11 @@
  *
  * Requires: the kernel's NVVM intrinsics already rewritten (host_kernels.c),
  * its workgroup memory placed, and no calls to functions that synchronize
- * (only kernels may). What this cannot express (a dynamically sized private
- * array) keeps the fibers, and the reason is recorded. */
+ * (host_calls.c inlined them; a kernel still calling one keeps its fibers
+ * without coming here). Lifetime markers are dropped first: inlining adds
+ * them, and a private array moved to scratch is no alloca they may name.
+ * What this cannot express (a dynamically sized private array) keeps the
+ * fibers, and the reason is recorded. */
 #include "host_regions.h"
 
 #include "diag.h"
@@ -837,6 +840,19 @@ int host_regions_split(struct rewriter *rw, LLVMValueRef impl, const char *kname
         *why = "its threads synchronize and it has a dynamically sized private array";
         return 0;
       }
+  /* Markers only (they bound a private array's life for the optimizer):
+   * one naming an alloca that moves to scratch would be invalid IR, and
+   * one on each side of a sync point would keep the array live across it. */
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(impl); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      if (!LLVMIsACallInst(i) || !LLVMIsAFunction(LLVMGetCalledValue(i)))
+        continue;
+      size_t len;
+      const char *callee = LLVMGetValueName2(LLVMGetCalledValue(i), &len);
+      if (!strncmp(callee, "llvm.lifetime.", 14))
+        LLVMInstructionEraseFromParent(i);
+    }
   struct split s = {0};
   s.rw = rw;
   s.fn = make_step(&s, impl, kname);
