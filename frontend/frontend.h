@@ -81,8 +81,17 @@ int frontend_location(MlirLocation loc, char *file, size_t size, unsigned *line,
 /* True when loc resolves to exactly file:line:col. */
 int frontend_same_location(MlirLocation loc, const char *file, unsigned line, unsigned col);
 
+/* True when s is exactly lit / starts with prefix. */
+int frontend_ref_is(MlirStringRef s, const char *lit);
+int frontend_ref_starts(MlirStringRef s, const char *prefix);
+
 /* True when op is named `name` ("gpu.printf"). */
 int frontend_op_is(MlirOperation op, const char *name);
+
+/* A type's / an attribute's textual form in buf (NUL-terminated, cut to
+ * size - 1 bytes). */
+void frontend_type_text(MlirType t, char *buf, size_t size);
+void frontend_attr_text(MlirAttribute a, char *buf, size_t size);
 
 /* The ops under root (root included, pre-order) named one of `names`
  * (NULL-terminated) for which keep (NULL: all) is true. Returns the count;

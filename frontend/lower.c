@@ -23,8 +23,7 @@
 static MlirStringRef name_of(MlirOperation op) { return mlirIdentifierStr(mlirOperationGetName(op)); }
 
 static int is_cast(MlirStringRef name) {
-  static const char cast[] = "builtin.unrealized_conversion_cast";
-  return name.length == sizeof cast - 1 && memcmp(name.data, cast, name.length) == 0;
+  return frontend_ref_is(name, "builtin.unrealized_conversion_cast");
 }
 
 struct search {
@@ -67,16 +66,6 @@ static const char *known_reason(MlirStringRef name) {
   return NULL;
 }
 
-struct textbuf {
-  char text[256];
-};
-
-static void type_chunk(MlirStringRef s, void *ud) {
-  struct textbuf *b = ud;
-  size_t len = strlen(b->text);
-  snprintf(b->text + len, sizeof b->text - len, "%.*s", (int)s.length, s.data);
-}
-
 /* Nothing but a cast is left: the value it converts has a type that does
  * not lower (a block argument of such a type, typically). */
 static int report_cast(MlirOperation cast, const char *what) {
@@ -89,10 +78,10 @@ static int report_cast(MlirOperation cast, const char *what) {
                                (int)n.length, n.data, what);
     }
   }
-  struct textbuf b = {""};
-  mlirTypePrint(mlirValueGetType(in), type_chunk, &b);
+  char type[256];
+  frontend_type_text(mlirValueGetType(in), type, sizeof type);
   return frontend_error_at(cast, "cannot lower a value of type '%s' for %s: the type has no LLVM equivalent",
-                           b.text, what);
+                           type, what);
 }
 
 /* "failed to legalize operation 'math.foo' ..." names the op. */

@@ -29,14 +29,9 @@ struct op_list {
   size_t len, cap;
 };
 
-static int name_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
-
 static int is_rewritable(MlirOperation op) {
-  return name_is(op, "gpu.alloc") || name_is(op, "gpu.dealloc") || name_is(op, "gpu.memcpy") ||
-         name_is(op, "gpu.memset");
+  return frontend_op_is(op, "gpu.alloc") || frontend_op_is(op, "gpu.dealloc") || frontend_op_is(op, "gpu.memcpy") ||
+         frontend_op_is(op, "gpu.memset");
 }
 
 static int is_token(MlirValue v) { return mlirTypeIsAGPUAsyncTokenType(mlirValueGetType(v)); }
@@ -60,7 +55,7 @@ static int needs_rewrite(MlirOperation op) {
     return 0;
   /* A synchronous host_shared alloc is lowered as is (mgpuMemAlloc with the
    * shared flag); an async one is reported by the leftover check later. */
-  if (name_is(op, "gpu.alloc") &&
+  if (frontend_op_is(op, "gpu.alloc") &&
       !mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("hostShared"))))
     return 0;
   return !has_token_result(op) || count_token_operands(op) != 1;
@@ -68,7 +63,7 @@ static int needs_rewrite(MlirOperation op) {
 
 static MlirWalkResult collect(MlirOperation op, void *ud) {
   struct op_list *l = ud;
-  if (name_is(op, "gpu.module"))
+  if (frontend_op_is(op, "gpu.module"))
     return MlirWalkResultSkip;
   if (!needs_rewrite(op))
     return MlirWalkResultAdvance;
@@ -226,14 +221,14 @@ static void promote_printf_args(MlirOperation printf_op) {
  * lowers them). */
 static MlirWalkResult mark_uniform(MlirOperation op, void *ud) {
   (void)ud;
-  if (!name_is(op, "gpu.all_reduce") && !name_is(op, "gpu.subgroup_reduce"))
+  if (!frontend_op_is(op, "gpu.all_reduce") && !frontend_op_is(op, "gpu.subgroup_reduce"))
     return MlirWalkResultAdvance;
   MlirStringRef attr = mlirStringRefCreateFromCString("uniform");
   if (!mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, attr)))
     return MlirWalkResultAdvance;
   MlirBlock block = mlirOperationGetBlock(op);
   MlirOperation fn = mlirBlockGetParentOperation(block);
-  if (mlirOperationIsNull(fn) || !name_is(fn, "gpu.func") ||
+  if (mlirOperationIsNull(fn) || !frontend_op_is(fn, "gpu.func") ||
       !mlirBlockEqual(block, mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
     return MlirWalkResultAdvance;
   mlirOperationSetInherentAttributeByName(op, attr, mlirUnitAttrGet(mlirOperationGetContext(op)));

@@ -1,6 +1,8 @@
-/* ops.c: finding operations by name, for the rewrites that frontend/ and
- * lowering/ make by hand (collected first, so that the caller may replace
- * or erase what it found while nothing walks the IR). */
+/* ops.c: small helpers for the rewrites and checks that frontend/ and
+ * lowering/ make by hand: comparing names, printing a type or attribute
+ * into a buffer (for messages and generated names), and finding operations
+ * by name (collected first, so that the caller may replace or erase what it
+ * found while nothing walks the IR). */
 #include "frontend.h"
 
 #include "diag.h"
@@ -8,9 +10,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+int frontend_ref_is(MlirStringRef s, const char *lit) {
+  return s.length == strlen(lit) && memcmp(s.data, lit, s.length) == 0;
+}
+
+int frontend_ref_starts(MlirStringRef s, const char *prefix) {
+  size_t n = strlen(prefix);
+  return s.length >= n && memcmp(s.data, prefix, n) == 0;
+}
+
 int frontend_op_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
+  return frontend_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+struct text_sink {
+  char *buf;
+  size_t size, len;
+};
+
+static void append_chunk(MlirStringRef s, void *ud) {
+  struct text_sink *t = ud;
+  size_t room = t->size - 1 - t->len;
+  size_t n = s.length < room ? s.length : room;
+  memcpy(t->buf + t->len, s.data, n);
+  t->len += n;
+  t->buf[t->len] = '\0';
+}
+
+void frontend_type_text(MlirType t, char *buf, size_t size) {
+  struct text_sink sink = {buf, size, 0};
+  buf[0] = '\0';
+  mlirTypePrint(t, append_chunk, &sink);
+}
+
+void frontend_attr_text(MlirAttribute a, char *buf, size_t size) {
+  struct text_sink sink = {buf, size, 0};
+  buf[0] = '\0';
+  mlirAttributePrint(a, append_chunk, &sink);
 }
 
 struct found_ops {

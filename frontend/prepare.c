@@ -25,15 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ref_eq(MlirStringRef s, const char *lit) {
-  return s.length == strlen(lit) && memcmp(s.data, lit, s.length) == 0;
-}
-
-static int ref_starts(MlirStringRef s, const char *prefix) {
-  size_t n = strlen(prefix);
-  return s.length >= n && memcmp(s.data, prefix, n) == 0;
-}
-
 static MlirStringRef op_name(MlirOperation op) { return mlirIdentifierStr(mlirOperationGetName(op)); }
 
 struct found {
@@ -45,19 +36,19 @@ static int is_tensor(MlirType t) { return mlirTypeIsATensor(t); }
 static MlirWalkResult survey(MlirOperation op, void *ud) {
   struct found *f = ud;
   MlirStringRef name = op_name(op);
-  if (ref_eq(name, "transform.named_sequence")) {
+  if (frontend_ref_is(name, "transform.named_sequence")) {
     MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
-    if (!mlirAttributeIsNull(sym) && ref_eq(mlirStringAttrGetValue(sym), "__transform_main"))
+    if (!mlirAttributeIsNull(sym) && frontend_ref_is(mlirStringAttrGetValue(sym), "__transform_main"))
       f->schedule = 1;
     return MlirWalkResultSkip; /* the schedule's own values are not payload */
   }
-  if (ref_starts(name, "linalg."))
+  if (frontend_ref_starts(name, "linalg."))
     f->linalg = 1;
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n && !f->tensors; i++)
     f->tensors = is_tensor(mlirValueGetType(mlirOperationGetResult(op, i)));
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n && !f->tensors; i++)
     f->tensors = is_tensor(mlirValueGetType(mlirOperationGetOperand(op, i)));
-  if (ref_eq(name, "func.func") && !f->tensors) {
+  if (frontend_ref_is(name, "func.func") && !f->tensors) {
     MlirAttribute ft = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("function_type"));
     if (!mlirAttributeIsNull(ft)) {
       MlirType t = mlirTypeAttrGetValue(ft);
@@ -70,12 +61,12 @@ static MlirWalkResult survey(MlirOperation op, void *ud) {
   return MlirWalkResultAdvance;
 }
 
-static int is_transform_op(MlirOperation op) { return ref_starts(op_name(op), "transform."); }
+static int is_transform_op(MlirOperation op) { return frontend_ref_starts(op_name(op), "transform."); }
 
 /* A nested builtin.module that holds nothing but transform ops (the usual
  * home of a schedule) goes with it. */
 static int is_schedule_module(MlirOperation op) {
-  if (!ref_eq(op_name(op), "builtin.module"))
+  if (!frontend_ref_is(op_name(op), "builtin.module"))
     return 0;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   for (MlirOperation o = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(o);

@@ -70,20 +70,6 @@ struct check {
   int nconv;            /* conversions so far (1-based in messages) */
 };
 
-struct textbuf {
-  char text[128];
-  size_t len;
-};
-
-static void text_chunk(MlirStringRef s, void *ud) {
-  struct textbuf *b = ud;
-  size_t room = sizeof b->text - 1 - b->len;
-  size_t n = s.length < room ? s.length : room;
-  memcpy(b->text + b->len, s.data, n);
-  b->len += n;
-  b->text[b->len] = '\0';
-}
-
 /* An error about the form of a conversion; it names the argument that the
  * conversion's value would have been. */
 static int conv_error(struct check *k, const struct conv *c, const char *why) {
@@ -184,10 +170,10 @@ static int take_arg(struct check *k, const struct conv *c, enum want want, const
   }
   if (fits)
     return 0;
-  struct textbuf b = {"", 0};
-  mlirTypePrint(t, text_chunk, &b);
+  char type[128];
+  frontend_type_text(t, type, sizeof type);
   return frontend_error_at(k->op, "gpu.printf: %sconversion %d '%.*s' takes %s, but argument %ld is '%s'",
-                           what, k->nconv, n, c->text, want_text[want], (long)arg, b.text);
+                           what, k->nconv, n, c->text, want_text[want], (long)arg, type);
 }
 
 /* What the conversion's value must be, or -1 after reporting why it takes

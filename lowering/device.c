@@ -21,17 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ref_starts(MlirStringRef s, const char *prefix) {
-  size_t n = strlen(prefix);
-  return s.length >= n && memcmp(s.data, prefix, n) == 0;
-}
-
 /* Lowered device code: LLVM dialect ops, the vendors' own ops (translated
  * to intrinsics) and the containers. */
 static int device_lowered(MlirStringRef name) {
-  return ref_starts(name, "llvm.") || ref_starts(name, "nvvm.") || ref_starts(name, "rocdl.") ||
-         (name.length == 10 && memcmp(name.data, "gpu.module", 10) == 0) ||
-         (name.length == 14 && memcmp(name.data, "builtin.module", 14) == 0);
+  return frontend_ref_starts(name, "llvm.") || frontend_ref_starts(name, "nvvm.") ||
+         frontend_ref_starts(name, "rocdl.") || frontend_ref_is(name, "gpu.module") ||
+         frontend_ref_is(name, "builtin.module");
 }
 
 /* The gpu.modules of `module`, cloned into a new module for target t. */

@@ -13,6 +13,7 @@
 
 #include "diag.h"
 #include "frontend.h"
+#include "xstr.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -61,15 +62,10 @@ static int is_scalar_ipowi(MlirOperation op) {
   return mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t);
 }
 
-static void type_chunk(MlirStringRef s, void *ud) {
-  size_t len = strlen(ud);
-  snprintf((char *)ud + len, 64 - len, "%.*s", (int)s.length, s.data);
-}
-
 /* The function for type t in gpu_module, made on first use. */
 static int function_for(MlirOperation gpu_module, MlirType t, char *name, size_t size) {
-  char type[64] = "";
-  mlirTypePrint(t, type_chunk, type);
+  char type[64];
+  frontend_type_text(t, type, sizeof type);
   snprintf(name, size, "__gpucc_ipowi_%s", type);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -79,11 +75,12 @@ static int function_for(MlirOperation gpu_module, MlirType t, char *name, size_t
                                                          mlirStringRefCreateFromCString(name)))
       return 0;
   }
-  char text[sizeof ipowi_template + 1024];
-  snprintf(text, sizeof text, ipowi_template, name, type);
+  /* Sized to fit: the type is written some thirty times. */
+  char *text = xasprintf(ipowi_template, name, type);
   MlirOperation fn = mlirOperationCreateParse(mlirOperationGetContext(gpu_module),
                                               mlirStringRefCreateFromCString(text),
                                               mlirStringRefCreateFromCString("gpucc-ipowi"));
+  free(text);
   if (mlirOperationIsNull(fn))
     return diag_error("internal: cannot build the integer power for '%s'", type);
   mlirBlockInsertOwnedOperation(body, 0, fn);

@@ -78,17 +78,12 @@ static const char *combiner(const char *kind, int is_float) {
   return NULL;
 }
 
-static void attr_chunk(MlirStringRef s, void *ud) {
-  size_t len = strlen(ud);
-  snprintf((char *)ud + len, 128 - len, "%.*s", (int)s.length, s.data);
-}
-
 /* "#gpu<all_reduce_op add>" -> "add". */
 static void reduction_kind(MlirAttribute a, char *out) {
-  char text[128] = "";
-  mlirAttributePrint(a, attr_chunk, text);
+  char text[128];
+  frontend_attr_text(a, text, sizeof text);
   const char *p = strrchr(text, ' ');
-  snprintf(out, 32, "%s", p ? p + 1 : text);
+  snprintf(out, 32, "%.31s", p ? p + 1 : text); /* kinds are short words */
   out[strcspn(out, ">")] = '\0';
 }
 

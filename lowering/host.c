@@ -91,22 +91,18 @@ static int embed_placeholders(MlirModule module) {
   return 0;
 }
 
-static int ref_eq(MlirStringRef s, const char *lit) {
-  return s.length == strlen(lit) && memcmp(s.data, lit, s.length) == 0;
-}
-
 /* What the host module may hold once lowered: LLVM dialect ops and what
  * LLVM IR translation takes besides (the offloading ops). */
 static int host_lowered(MlirStringRef name) {
-  return (name.length > 5 && memcmp(name.data, "llvm.", 5) == 0) || ref_eq(name, "builtin.module") ||
-         ref_eq(name, "gpu.binary") || ref_eq(name, "gpu.launch_func");
+  return frontend_ref_starts(name, "llvm.") || frontend_ref_is(name, "builtin.module") ||
+         frontend_ref_is(name, "gpu.binary") || frontend_ref_is(name, "gpu.launch_func");
 }
 
 /* Upstream translation makes `func.func @main()` a void main whose exit status
  * is garbage. We give it an i32 result and make every return yield 0, before
  * lowering, so that the debug info and everything else stay consistent. */
 static MlirWalkResult collect_returns(MlirOperation op, void *ud) {
-  if (ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.return")) {
+  if (frontend_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), "func.return")) {
     MlirOperation **list = ud;
     size_t n = 0;
     while (!mlirOperationIsNull((*list)[n]))
@@ -127,8 +123,8 @@ static int fix_void_main(MlirModule module) {
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module)); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute name = mlirOperationGetInherentAttributeByName(op, str("sym_name"));
-    if (ref_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") && !mlirAttributeIsNull(name) &&
-        ref_eq(mlirStringAttrGetValue(name), "main"))
+    if (frontend_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") && !mlirAttributeIsNull(name) &&
+        frontend_ref_is(mlirStringAttrGetValue(name), "main"))
       main_fn = op;
   }
   if (mlirOperationIsNull(main_fn))

@@ -35,10 +35,7 @@ static void attr(char *buf, size_t size, const struct target *t, int opt) {
 
 static int pipeline(char *buf, size_t size, const struct target *t) {
   (void)t;
-  return snprintf(buf, size,
-                  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module("
-                  "convert-gpu-to-nvvm,convert-math-to-llvm,convert-nvvm-to-llvm,canonicalize,cse,"
-                  "reconcile-unrealized-casts))") >= (int)size;
+  return snprintf(buf, size, "%s", NVVM_PIPELINE) >= (int)size;
 }
 
 static int serialize(char *buf, size_t size, const struct target *t, const struct toolchain *tc,

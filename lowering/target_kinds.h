@@ -51,6 +51,15 @@ extern const struct target_kind target_kind_host;
   "arith-expand,convert-scf-to-cf,"                                                                \
   "expand-strided-metadata,lower-affine"
 
+/* The lowering through NVVM, shared by NVIDIA and the host target (which
+ * rewrites what is NVIDIA-specific afterwards): the vendor conversion takes
+ * the math ops libdevice has; the rest (trunc, ctlz, absi, ...) become LLVM
+ * intrinsics, which every backend selects. */
+#define NVVM_PIPELINE                                                                              \
+  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module("                  \
+  "convert-gpu-to-nvvm,convert-math-to-llvm,convert-nvvm-to-llvm,canonicalize,cse,"                \
+  "reconcile-unrealized-casts))"
+
 /* -g: line tables from the MLIR locations (the pass only runs on a
  * builtin.module, where it also reaches the nested gpu.modules). */
 #define DEBUG_INFO "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly},"

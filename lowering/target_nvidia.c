@@ -23,14 +23,9 @@ static void attr(char *buf, size_t size, const struct target *t, int opt) {
            t->features);
 }
 
-/* The vendor conversion takes the math ops libdevice has; the rest (trunc,
- * ctlz, absi, ...) become LLVM intrinsics, which the backend selects. */
 static int pipeline(char *buf, size_t size, const struct target *t) {
   (void)t;
-  return snprintf(buf, size,
-                  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module("
-                  "convert-gpu-to-nvvm,convert-math-to-llvm,convert-nvvm-to-llvm,canonicalize,cse,"
-                  "reconcile-unrealized-casts))") >= (int)size;
+  return snprintf(buf, size, "%s", NVVM_PIPELINE) >= (int)size;
 }
 
 /* For PTX, -g gives only .loc directives: DWARF sections make ptxas refuse
