@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "fatbin.h"
 #include "program.h"
+#include "target_check.h"
 #include "tmp.h"
 #include "xstr.h"
 
@@ -197,6 +198,10 @@ static int plan_unit(struct plan *p, struct unit *u) {
       return -1;
     return 0;
   }
+  /* What a target cannot compile is refused here, before any job; with
+   * --bundle the device objects are made already. */
+  if (!o->bundle && target_check_program(u->prog, o->targets, o->ntargets) != 0)
+    return -1;
   if (o->emit == EMIT_MLIR_HOST)
     u->host_mlir_path = tmp_path("host", ".mlir");
   if (o->emit == EMIT_LLVM)

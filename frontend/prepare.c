@@ -8,14 +8,23 @@
  *
  *   1. a transform schedule (a transform.named_sequence @__transform_main,
  *      at the top or in a nested module) is applied by the interpreter and
- *      then erased, as `-transform-interpreter` plus erase-schedule do;
+ *      then erased, as `-transform-interpreter` plus erase-schedule do; the
+ *      older spelling, a top-level `transform.sequence` without operand (run
+ *      by the interpreter upstream removed), becomes that named sequence;
  *   2. tensor code is bufferized (one-shot, across function boundaries, with
  *      identity layouts so that C callers see plain memrefs) and its buffers
  *      freed by the ownership-based deallocation pipeline;
- *   3. linalg ops become loops, so both host and device pipelines see scf.
+ *   3. linalg ops become loops, so both host and device pipelines see scf;
+ *   4. when host code has nvgpu ops (it makes TMA descriptors), every nvgpu
+ *      op is lowered to NVVM ops and LLVM calls, as upstream's
+ *      gpu-lower-to-nvvm-pipeline does before outlining: a descriptor
+ *      crosses into the kernel as the pointer it lowers to, not as an nvgpu
+ *      type that no conversion of kernel signatures knows. Otherwise
+ *      NVIDIA's device pipeline lowers them, and the targets' op checks see
+ *      their nvgpu names.
  *
  * Each step runs only when the module has what it works on: a schedule,
- * tensor values, linalg ops. */
+ * tensor values, linalg ops, nvgpu ops in host code. */
 #include "frontend.h"
 
 #include "diag.h"
@@ -28,10 +37,19 @@
 static MlirStringRef op_name(MlirOperation op) { return mlirIdentifierStr(mlirOperationGetName(op)); }
 
 struct found {
-  int schedule, tensors, linalg;
+  int schedule, tensors, linalg, nvgpu_host;
+  MlirOperation legacy; /* a top-level transform.sequence */
 };
 
 static int is_tensor(MlirType t) { return mlirTypeIsATensor(t); }
+
+static int in_device_code(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p))
+    if (frontend_ref_is(op_name(p), "gpu.module") || frontend_ref_is(op_name(p), "gpu.launch"))
+      return 1;
+  return 0;
+}
 
 static MlirWalkResult survey(MlirOperation op, void *ud) {
   struct found *f = ud;
@@ -42,6 +60,13 @@ static MlirWalkResult survey(MlirOperation op, void *ud) {
       f->schedule = 1;
     return MlirWalkResultSkip; /* the schedule's own values are not payload */
   }
+  if (frontend_ref_is(name, "transform.sequence")) {
+    if (mlirOperationGetNumOperands(op) == 0 && mlirOperationIsNull(f->legacy))
+      f->legacy = op;
+    return MlirWalkResultSkip;
+  }
+  if (frontend_ref_starts(name, "nvgpu.") && !in_device_code(op))
+    f->nvgpu_host = 1;
   if (frontend_ref_starts(name, "linalg."))
     f->linalg = 1;
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n && !f->tensors; i++)
@@ -88,6 +113,67 @@ static void erase_schedule(MlirModule module) {
                                                 mlirStringRefCreateFromCString("transform.with_named_sequence"));
 }
 
+/* Without its schedule, a module that holds one builtin.module holds the
+ * payload in it (module @m {...} beside the schedule, as upstream's tests
+ * write it). Its ops and attributes move up: outlining and the pipelines
+ * work on the top module, and would not find the payload's symbols. */
+static void hoist_payload(MlirModule module) {
+  MlirOperation top = mlirModuleGetOperation(module);
+  MlirOperation inner = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+  if (mlirOperationIsNull(inner) || !mlirOperationIsNull(mlirOperationGetNextInBlock(inner)) ||
+      !frontend_ref_is(op_name(inner), "builtin.module"))
+    return;
+  MlirBlock from = mlirRegionGetFirstBlock(mlirOperationGetRegion(inner, 0));
+  MlirOperation op;
+  while (!mlirOperationIsNull(op = mlirBlockGetFirstOperation(from))) {
+    mlirOperationRemoveFromParent(op);
+    mlirBlockInsertOwnedOperationBefore(mlirModuleGetBody(module), inner, op);
+  }
+  for (intptr_t i = 0, n = mlirOperationGetNumDiscardableAttributes(inner); i < n; i++) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(inner, i);
+    mlirOperationSetDiscardableAttributeByName(top, mlirIdentifierStr(a.name), a.attribute);
+  }
+  mlirOperationDestroy(inner);
+}
+
+/* transform.sequence failures(...) { ^bb0(%root: T): ... } becomes
+ * transform.named_sequence @__transform_main(%root: T {transform.readonly})
+ * with the same body (its terminator is the same transform.yield). */
+static MlirIdentifier ident(MlirContext ctx, const char *s) {
+  return mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(s));
+}
+
+static void name_legacy_sequence(MlirOperation seq) {
+  MlirContext ctx = mlirOperationGetContext(seq);
+  MlirRegion body = mlirOperationGetRegion(seq, 0);
+  MlirBlock entry = mlirRegionGetFirstBlock(body);
+  if (mlirBlockIsNull(entry) || mlirBlockGetNumArguments(entry) != 1)
+    return; /* not a schedule the interpreter could run either */
+  MlirType root = mlirValueGetType(mlirBlockGetArgument(entry, 0));
+  MlirType fn = mlirFunctionTypeGet(ctx, 1, &root, 0, NULL);
+  MlirNamedAttribute readonly =
+      mlirNamedAttributeGet(ident(ctx, "transform.readonly"), mlirUnitAttrGet(ctx));
+  MlirAttribute arg_attrs = mlirDictionaryAttrGet(ctx, 1, &readonly);
+  MlirAttribute main = mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("__transform_main"));
+  MlirNamedAttribute attrs[3] = {
+      mlirNamedAttributeGet(ident(ctx, "sym_name"), main),
+      mlirNamedAttributeGet(ident(ctx, "function_type"), mlirTypeAttrGet(fn)),
+      mlirNamedAttributeGet(ident(ctx, "arg_attrs"), mlirArrayAttrGet(ctx, 1, &arg_attrs)),
+  };
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("transform.named_sequence"), mlirOperationGetLocation(seq));
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionTakeBody(region, body);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  mlirOperationStateAddAttributes(&st, 3, attrs);
+  MlirOperation named = mlirOperationCreate(&st);
+  MlirOperation parent = mlirOperationGetParentOperation(seq);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(seq), seq, named);
+  mlirOperationDestroy(seq);
+  mlirOperationSetDiscardableAttributeByName(
+      parent, mlirStringRefCreateFromCString("transform.with_named_sequence"), mlirUnitAttrGet(ctx));
+}
+
 #define BUFFERIZE                                                                                  \
   "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"\
   "buffer-deallocation-pipeline"
@@ -95,10 +181,15 @@ static void erase_schedule(MlirModule module) {
 int frontend_prepare(MlirModule module) {
   struct found f = {0};
   mlirOperationWalk(mlirModuleGetOperation(module), survey, &f, MlirWalkPreOrder);
+  if (!f.schedule && !mlirOperationIsNull(f.legacy)) {
+    name_legacy_sequence(f.legacy);
+    f.schedule = 1;
+  }
   if (f.schedule) {
     if (frontend_run_pipeline(module, "builtin.module(transform-interpreter)") != 0)
       return -1;
     erase_schedule(module);
+    hoist_payload(module);
     /* The schedule may have made tensors, linalg ops or removed them. */
     f = (struct found){0};
     mlirOperationWalk(mlirModuleGetOperation(module), survey, &f, MlirWalkPreOrder);
@@ -106,6 +197,8 @@ int frontend_prepare(MlirModule module) {
   if (f.tensors && frontend_run_pipeline(module, "builtin.module(" BUFFERIZE ")") != 0)
     return -1;
   if ((f.linalg || f.tensors) && frontend_run_pipeline(module, "builtin.module(convert-linalg-to-loops)") != 0)
+    return -1;
+  if (f.nvgpu_host && frontend_run_pipeline(module, "builtin.module(convert-nvgpu-to-nvvm)") != 0)
     return -1;
   return 0;
 }

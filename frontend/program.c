@@ -11,18 +11,88 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One distinct op name of the device code as written, at its first op. */
+struct device_op {
+  MlirIdentifier name; /* uniqued by the context: compared by identity */
+  char *text;
+  char *file;          /* NULL: no location */
+  unsigned line, col;
+};
+
 struct program {
   MlirModule module;
   size_t nmodules;
   MlirOperation *mods; /* the top-level gpu.modules */
   char **names;
+  struct device_op *ops; /* the device code's op names, as written */
+  size_t nops;
 };
+
+struct device_ops {
+  MlirOperation root; /* the gpu.module or gpu.launch being walked */
+  struct device_op *ops;
+  size_t len, cap;
+};
+
+static MlirWalkResult add_device_op(MlirOperation op, void *arg) {
+  struct device_ops *d = arg;
+  if (mlirOperationEqual(op, d->root))
+    return MlirWalkResultAdvance;
+  MlirIdentifier name = mlirOperationGetName(op);
+  for (size_t i = 0; i < d->len; i++)
+    if (mlirIdentifierEqual(d->ops[i].name, name))
+      return MlirWalkResultAdvance;
+  if (d->len == d->cap) {
+    d->cap = d->cap ? 2 * d->cap : 32;
+    struct device_op *grown = realloc(d->ops, d->cap * sizeof *grown);
+    if (!grown)
+      BUG("out of memory");
+    d->ops = grown;
+  }
+  struct device_op *o = &d->ops[d->len++];
+  MlirStringRef s = mlirIdentifierStr(name);
+  char file[1024];
+  o->name = name;
+  o->text = strndup(s.data, s.length);
+  o->line = o->col = 0;
+  o->file = frontend_location(mlirOperationGetLocation(op), file, sizeof file, &o->line, &o->col)
+                ? strdup(file)
+                : NULL;
+  if (!o->text || (o->line && !o->file))
+    BUG("out of memory");
+  return MlirWalkResultAdvance;
+}
+
+/* gpu.modules and gpu.launch bodies (kernels once outlined) hold the
+ * device code. */
+static MlirWalkResult find_device_code(MlirOperation op, void *arg) {
+  struct device_ops *d = arg;
+  if (!frontend_op_is(op, "gpu.module") && !frontend_op_is(op, "gpu.launch"))
+    return MlirWalkResultAdvance;
+  d->root = op;
+  mlirOperationWalk(op, add_device_op, d, MlirWalkPreOrder);
+  return MlirWalkResultSkip;
+}
+
+/* Before normalization, which rewrites (prepare.c lowers the nvgpu ops of
+ * gpu.launch bodies to NVVM): the ops the user wrote, not gpucc's. */
+static void collect_device_ops(struct program *p) {
+  struct device_ops d = {{NULL}, NULL, 0, 0};
+  mlirOperationWalk(mlirModuleGetOperation(p->module), find_device_code, &d, MlirWalkPreOrder);
+  p->ops = d.ops;
+  p->nops = d.len;
+}
 
 int program_load(const char *path, struct program **out) {
   struct program *p = calloc(1, sizeof *p);
   if (!p)
     BUG("out of memory");
-  if (frontend_parse(path, &p->module) != 0 || frontend_normalize(p->module) != 0) {
+  if (frontend_parse(path, &p->module) != 0) {
+    free(p);
+    return -1;
+  }
+  collect_device_ops(p);
+  if (frontend_normalize(p->module) != 0) {
     free(p);
     return -1;
   }
@@ -63,6 +133,19 @@ int program_defines(const struct program *p, const char *name) {
     MlirRegion body = mlirOperationGetRegion(op, 0);
     if (!mlirBlockIsNull(mlirRegionGetFirstBlock(body)))
       return 1; /* a body: a definition */
+  }
+  return 0;
+}
+
+int program_each_device_op(const struct program *p,
+                           int (*fn)(const char *op, const char *file, unsigned line, unsigned col,
+                                     void *ud),
+                           void *ud) {
+  for (size_t i = 0; i < p->nops; i++) {
+    const struct device_op *o = &p->ops[i];
+    int rc = fn(o->text, o->file, o->line, o->col, ud);
+    if (rc)
+      return rc;
   }
   return 0;
 }

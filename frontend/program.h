@@ -33,6 +33,18 @@ char *program_module_text(const struct program *p, size_t m, int debug_info, siz
  * with this name (func.func or llvm.func). */
 int program_defines(const struct program *p, const char *name);
 
+/* The kinds of op in its device code, for what a target cannot compile:
+ * calls fn once per distinct op name inside the gpu.modules and gpu.launch
+ * bodies as written (collected when parsed: nothing that preparing,
+ * normalizing or lowering adds), in order of first appearance, with that
+ * op's location: the file as diagnostics show it, or NULL (line, col 0)
+ * when it has none. Stops at fn's first nonzero return and returns it;
+ * else 0. */
+int program_each_device_op(const struct program *p,
+                           int (*fn)(const char *op, const char *file, unsigned line, unsigned col,
+                                     void *ud),
+                           void *ud);
+
 /* Writes the normalized module as MLIR text (--emit=mlir-device). Returns
  * 0 or -1 (reported). */
 int program_write(const struct program *p, const char *path);

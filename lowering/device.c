@@ -48,8 +48,8 @@ static int clone_modules(MlirModule module, const struct target *t, int opt, Mli
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
     if (lowering_expand_ipowi(clone) != 0 ||
-        lowering_expand_subgroup_ops(clone, l->subgroup_width(t)) != 0 ||
-        (l->prepare_module && l->prepare_module(clone) != 0))
+        lowering_expand_subgroup_ops(clone, t) != 0 ||
+        (l->prepare_module && l->prepare_module(clone, t) != 0))
       rc = -1;
   }
   free(mods);

@@ -15,13 +15,22 @@
  *   num_subgroups          ->  ceil(threads per block / width)
  *
  * Only uniform reductions (frontend/normalize.c marks those in a kernel's
- * entry block) of 32-bit scalars are rewritten: a shuffle needs every lane
- * of the subgroup, and 32 bits is what every target's shuffle moves. The
- * others are left, and the leftover check names them. */
+ * entry block) of scalars are rewritten: a shuffle needs every lane of the
+ * subgroup. A shuffle moves 32 bits on every target, so narrower values
+ * (i1..i16, f16, bf16) travel zero-extended in an i32 and 64-bit ones (i64,
+ * f64) as two i32 halves; the combining op always runs in the value's own
+ * type, so results are exact. Vectors, index values and reductions that are
+ * not uniform are left, and the leftover check names them.
+ *
+ * Where the target's pipeline runs convert-gpu-to-nvvm with has-redux
+ * (NVIDIA sm_80 and newer), full-subgroup i32 reductions of the kinds LLVM
+ * 22 maps onto redux.sync (add, and, or, xor, minsi, maxsi) are left to it:
+ * one instruction instead of five shuffle steps. */
 #include "device_subgroup.h"
 
 #include "diag.h"
 #include "frontend.h"
+#include "target_kinds.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -92,36 +101,102 @@ static int64_t int_attr(MlirOperation op, const char *name, int64_t dflt) {
   return mlirAttributeIsNull(a) ? dflt : mlirIntegerAttrGetValueInt(a);
 }
 
-static int rewrite_reduce(MlirOperation op, unsigned width) {
+/* A value of type t as the bits a 32-bit shuffle moves, and back. */
+static MlirValue cast(MlirOperation at, const char *name, MlirValue v, MlirType to) {
+  return build(at, name, 1, &v, to, 0, NULL);
+}
+
+static MlirValue shuffle_xor(MlirOperation at, MlirValue v, MlirValue offset, MlirValue width) {
+  MlirContext ctx = mlirOperationGetContext(at);
+  MlirValue ops[3] = {v, offset, width};
+  MlirAttribute xor_mode =
+      mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString("#gpu<shuffle_mode xor>"));
+  MlirNamedAttribute mode = named(ctx, "mode", xor_mode);
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.shuffle"),
+                                                mlirOperationGetLocation(at));
+  MlirType results[2] = {mlirValueGetType(v), mlirIntegerTypeGet(ctx, 1)};
+  mlirOperationStateAddOperands(&st, 3, ops);
+  mlirOperationStateAddResults(&st, 2, results);
+  mlirOperationStateAddAttributes(&st, 1, &mode);
+  MlirOperation sh = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, sh);
+  return mlirOperationGetResult(sh, 0);
+}
+
+/* Bits of a scalar: 0 for what a shuffle cannot carry (vectors, index). */
+static unsigned scalar_bits(MlirType t) {
+  if (mlirTypeIsAInteger(t))
+    return mlirIntegerTypeGetWidth(t);
+  if (mlirTypeIsAF16(t) || mlirTypeIsABF16(t))
+    return 16;
+  if (mlirTypeIsAF32(t))
+    return 32;
+  if (mlirTypeIsAF64(t))
+    return 64;
+  return 0;
+}
+
+/* x of another lane (x xor offset), through 32-bit shuffles. */
+static MlirValue shuffle_any(MlirOperation at, MlirValue x, MlirValue offset, MlirValue width) {
+  MlirContext ctx = mlirOperationGetContext(at);
+  MlirType t = mlirValueGetType(x), i32 = mlirIntegerTypeGet(ctx, 32);
+  unsigned bits = scalar_bits(t);
+  if (mlirTypeIsAF32(t) || (mlirTypeIsAInteger(t) && bits == 32))
+    return shuffle_xor(at, x, offset, width);
+  MlirType ti = mlirIntegerTypeGet(ctx, bits);
+  MlirValue v = mlirTypeIsAInteger(t) ? x : cast(at, "arith.bitcast", x, ti);
+  if (bits < 32) {
+    MlirValue w = shuffle_xor(at, cast(at, "arith.extui", v, i32), offset, width);
+    v = cast(at, "arith.trunci", w, ti);
+  } else { /* 64: low and high halves */
+    MlirValue c32 = constant(at, ti, 32);
+    MlirValue lo = cast(at, "arith.trunci", v, i32);
+    MlirValue hi = cast(at, "arith.trunci", binary(at, "arith.shrui", v, c32), i32);
+    lo = cast(at, "arith.extui", shuffle_xor(at, lo, offset, width), ti);
+    hi = cast(at, "arith.extui", shuffle_xor(at, hi, offset, width), ti);
+    v = binary(at, "arith.ori", lo, binary(at, "arith.shli", hi, c32));
+  }
+  return mlirTypeIsAInteger(t) ? v : cast(at, "arith.bitcast", v, t);
+}
+
+/* The reductions convert-gpu-to-nvvm{has-redux} turns into redux.sync:
+ * uniform, i32, over the whole subgroup, of a kind LLVM 22 maps (it has no
+ * unsigned min/max and no mul). A cluster as wide as the subgroup is the
+ * whole subgroup: its attribute goes, as the pattern takes no clusters. */
+static int leave_to_redux(MlirOperation op, MlirType t, const char *kind, unsigned width) {
+  static const char *const kinds[] = {"add", "and", "or", "xor", "minsi", "maxsi"};
+  if (!mlirTypeIsAInteger(t) || mlirIntegerTypeGetWidth(t) != 32)
+    return 0;
+  int known = 0;
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    known |= !strcmp(kind, kinds[i]);
+  int64_t cluster = int_attr(op, "cluster_size", width), stride = int_attr(op, "cluster_stride", 1);
+  if (!known || cluster != (int64_t)width || stride != 1)
+    return 0;
+  mlirOperationSetInherentAttributeByName(op, mlirStringRefCreateFromCString("cluster_size"),
+                                          (MlirAttribute){NULL});
+  return 1;
+}
+
+static int rewrite_reduce(MlirOperation op, unsigned width, int redux) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirValue x = mlirOperationGetOperand(op, 0);
   MlirType t = mlirValueGetType(x);
-  int is_float = mlirTypeIsAF32(t);
+  unsigned bits = scalar_bits(t);
+  int is_float = mlirTypeIsAFloat(t);
   if (mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("uniform"))) ||
-      !(is_float || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32)))
+      bits == 0 || (bits > 32 && bits != 64))
     return 0; /* left for the leftover check */
   char kind[32];
   reduction_kind(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("op")), kind);
   const char *combine = combiner(kind, is_float);
-  if (!combine)
+  if (!combine || (redux && leave_to_redux(op, t, kind, width)))
     return 0;
   int64_t cluster = int_attr(op, "cluster_size", width), stride = int_attr(op, "cluster_stride", 1);
-  MlirType i32 = mlirIntegerTypeGet(ctx, 32), i1 = mlirIntegerTypeGet(ctx, 1);
+  MlirType i32 = mlirIntegerTypeGet(ctx, 32);
   MlirValue w = constant(op, i32, width);
-  MlirAttribute xor_mode = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString("#gpu<shuffle_mode xor>"));
-  for (int64_t offset = stride; offset < cluster * stride; offset *= 2) {
-    MlirValue ops[3] = {x, constant(op, i32, offset), w};
-    MlirNamedAttribute mode = named(ctx, "mode", xor_mode);
-    MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.shuffle"),
-                                                  mlirOperationGetLocation(op));
-    MlirType results[2] = {t, i1};
-    mlirOperationStateAddOperands(&st, 3, ops);
-    mlirOperationStateAddResults(&st, 2, results);
-    mlirOperationStateAddAttributes(&st, 1, &mode);
-    MlirOperation sh = mlirOperationCreate(&st);
-    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, sh);
-    x = binary(op, combine, x, mlirOperationGetResult(sh, 0));
-  }
+  for (int64_t offset = stride; offset < cluster * stride; offset *= 2)
+    x = binary(op, combine, x, shuffle_any(op, x, constant(op, i32, offset), w));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), x);
   mlirOperationDestroy(op);
   return 0;
@@ -163,7 +238,16 @@ static void replace_index(MlirOperation op, unsigned width) {
   mlirOperationDestroy(op);
 }
 
-int lowering_expand_subgroup_ops(MlirOperation gpu_module, unsigned width) {
+/* The target's pipeline lowers some reductions itself (see the top). */
+static int pipeline_has_redux(const struct target *t) {
+  char text[4096];
+  return t->info->kind->lowering->pipeline(text, sizeof text, t) == 0 &&
+         strstr(text, "has-redux") != NULL;
+}
+
+int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *t) {
+  unsigned width = t->info->kind->lowering->subgroup_width(t);
+  int redux = pipeline_has_redux(t);
   static const char *const names[] = {"gpu.subgroup_reduce", "gpu.subgroup_size", "gpu.subgroup_id",
                                       "gpu.num_subgroups", NULL};
   MlirOperation *found;
@@ -171,7 +255,7 @@ int lowering_expand_subgroup_ops(MlirOperation gpu_module, unsigned width) {
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     if (frontend_op_is(found[i], "gpu.subgroup_reduce"))
-      rc = rewrite_reduce(found[i], width);
+      rc = rewrite_reduce(found[i], width, redux);
     else
       replace_index(found[i], width);
   }

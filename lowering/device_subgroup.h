@@ -3,10 +3,13 @@
 #ifndef GPUCC_DEVICE_SUBGROUP_H
 #define GPUCC_DEVICE_SUBGROUP_H
 
+#include "targets.h"
+
 #include <mlir-c/IR.h>
 
-/* Rewrites the subgroup ops inside gpu_module for subgroups of `width`
- * lanes. Returns 0 or -1 (reported). */
-int lowering_expand_subgroup_ops(MlirOperation gpu_module, unsigned width);
+/* Rewrites the subgroup ops inside gpu_module for target t: its kind's
+ * subgroup width, and what its pipeline lowers itself (redux.sync). Returns
+ * 0 or -1 (reported). */
+int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *t);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "device_amd_assert.h"
 #include "device_amd_private.h"
+#include "device_mma.h"
 
 #include "fatbin.h"
 #include <stdio.h>
@@ -29,8 +30,8 @@ static int pipeline(char *buf, size_t size, const struct target *t) {
   return snprintf(buf, size,
                   "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,"
                   "convert-math-to-rocdl{chipset=%s},gpu.module(convert-gpu-to-rocdl{chipset=%s "
-                  "runtime=HIP},convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts))",
-                  t->info->chip, t->info->chip) >= (int)size;
+                  "runtime=HIP},convert-amdgpu-to-rocdl{chipset=%s},convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts))",
+                  t->info->chip, t->info->chip, t->info->chip) >= (int)size;
 }
 
 static int serialize(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
@@ -40,13 +41,51 @@ static int serialize(char *buf, size_t size, const struct target *t, const struc
                   debug ? DEBUG_INFO : "", tc->rocm_shim) >= (int)size;
 }
 
-/* What LLVM 22's ROCDL lowering gets wrong: allocas outside private
- * memory, cf.assert. */
-static int prepare_module(MlirOperation gpu_module) {
-  return lowering_amd_private_allocas(gpu_module) != 0 || lowering_amd_asserts(gpu_module) != 0 ? -1 : 0;
+/* The matrix-unit layout of gpu.subgroup_mma fragments: RDNA3 and RDNA4
+ * have WMMA; CDNA's MFMA is not reachable from the gpu dialect in LLVM 22. */
+static enum mma_layout mma_layout(const struct target *t) {
+  if (!strncmp(t->info->chip, "gfx11", 5))
+    return MMA_LAYOUT_GFX11;
+  if (!strncmp(t->info->chip, "gfx12", 5))
+    return MMA_LAYOUT_GFX12;
+  return MMA_LAYOUT_NONE;
+}
+
+/* What LLVM 22's ROCDL lowering lacks or gets wrong: gpu.subgroup_mma,
+ * allocas outside private memory, cf.assert. */
+static int prepare_module(MlirOperation gpu_module, const struct target *t) {
+  char what[128];
+  describe(t, what, sizeof what);
+  return lowering_expand_mma(gpu_module, mma_layout(t), what) != 0 ||
+                 lowering_amd_private_allocas(gpu_module) != 0 || lowering_amd_asserts(gpu_module) != 0
+             ? -1
+             : 0;
 }
 
 static int prepare(struct toolchain *tc) { return toolchain_rocm_shim(tc); }
+
+/* What an op needs of an AMD chip: the matrix units are per family
+ * (WMMA on RDNA3/4, MFMA on CDNA), and gpu.subgroup_mma lowers only to
+ * WMMA here; the other amdgpu ops are left to the ROCDL lowering. */
+static const char *op_requirement(const struct target *t, const char *op) {
+  const char *chip = t->info->chip;
+  int wmma = !strncmp(chip, "gfx11", 5) || !strncmp(chip, "gfx12", 5);
+  int mfma = !strcmp(chip, "gfx908") || !strcmp(chip, "gfx90a") || !strcmp(chip, "gfx942") ||
+             !strcmp(chip, "gfx950");
+  if (!strncmp(op, "nvgpu.", 6) || !strncmp(op, "nvvm.", 5))
+    return "an NVIDIA target";
+  if (!strcmp(op, "amdgpu.wmma"))
+    return wmma ? NULL : "an AMD gfx11 or gfx12 (WMMA)";
+  if (!strcmp(op, "amdgpu.mfma"))
+    return mfma ? NULL : "an AMD gfx908, gfx90a, gfx942 or gfx950 (MFMA)";
+  if (!strcmp(op, "amdgpu.sparse_mfma"))
+    return !strcmp(chip, "gfx942") || !strcmp(chip, "gfx950") ? NULL : "an AMD gfx942 or gfx950 (sparse MFMA)";
+  if (!strcmp(op, "amdgpu.scaled_mfma"))
+    return !strcmp(chip, "gfx950") ? NULL : "an AMD gfx950 (scaled MFMA)";
+  if (!strncmp(op, "gpu.subgroup_mma_", 17))
+    return wmma ? NULL : "an NVIDIA, gfx11, gfx12 or host target";
+  return NULL;
+}
 
 #define X TARGET_FEATURE_XNACK
 #define S TARGET_FEATURE_SRAMECC
@@ -86,6 +125,7 @@ const struct target_kind target_kind_amd = {
     .device_stage = "hsaco",
     .device_format = FATBIN_FORMAT_HSACO,
     .prepare = prepare,
+    .op_requirement = op_requirement,
     .takes_features = 1,
     .chips = chips,
     .nchips = sizeof chips / sizeof chips[0],

@@ -13,6 +13,7 @@
 #include "../runtime/host_abi.h" /* GPUCC_HOST_SUBGROUP_SIZE */
 #include "fatbin.h"
 #include "frontend.h"
+#include "device_mma.h"
 #include "host_kernels.h"
 #include "llvm_emit.h"
 
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void describe(const struct target *t, char *buf, size_t size) {
   (void)t;
@@ -89,6 +91,12 @@ static int write_objects(MlirModule dev, int opt, const char *const *out_paths, 
   return i == n ? 0 : diag_error("internal: %zu of %zu gpu.modules lowered for the host", i, n);
 }
 
+/* Matrix ops: every lane holds whole matrices (device_mma.c). */
+static int prepare_module(MlirOperation gpu_module, const struct target *t) {
+  (void)t;
+  return lowering_expand_mma(gpu_module, MMA_LAYOUT_WHOLE, "the host target");
+}
+
 void lowering_set_verbose(int on) { host_kernels_set_verbose(on); }
 
 static int can_finish(const struct toolchain *tc) {
@@ -96,15 +104,36 @@ static int can_finish(const struct toolchain *tc) {
   return 1;
 }
 
+/* Kernels may call compiler-rt's helpers (bf16 conversions); its builtins
+ * archive, when installed, gives the shared object the ones it needs, so
+ * nothing is left for the runtime's process to resolve. */
 static char **finish_argv(const struct toolchain *tc, const struct target *t,
                           const struct finish_request *r, const char *obj, const char *so) {
   (void)tc, (void)t, (void)r;
   char **argv = calloc(8, sizeof *argv);
   if (!argv)
     BUG("out of memory");
-  char *args[] = {"cc", "-shared", "-o", (char *)so, (char *)obj, "-lm", NULL};
-  memcpy(argv, args, sizeof args);
+  size_t k = 0;
+  const char *args[] = {"cc", "-shared", "-o", so, obj};
+  for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
+    argv[k++] = (char *)args[i];
+  if (GPUCC_RT_BUILTINS[0] && access(GPUCC_RT_BUILTINS, R_OK) == 0)
+    argv[k++] = (char *)GPUCC_RT_BUILTINS;
+  argv[k++] = (char *)"-lm";
+  argv[k] = NULL;
   return argv;
+}
+
+/* The host target emulates the gpu dialect only. Its own lowering goes
+ * through NVVM, but that is what gpucc makes, after this question: vendor
+ * ops in the program are refused. */
+static const char *op_requirement(const struct target *t, const char *op) {
+  (void)t;
+  if (!strncmp(op, "nvgpu.", 6) || !strncmp(op, "nvvm.", 5))
+    return "an NVIDIA target";
+  if (!strncmp(op, "amdgpu.", 7) || !strncmp(op, "rocdl.", 6))
+    return "an AMD target";
+  return NULL;
 }
 
 static const struct target_info chips[] = {{"host", &target_kind_host, 0, 0}};
@@ -121,6 +150,7 @@ static const struct target_lowering lowering = {
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,
+    .prepare_module = prepare_module,
     .write_objects = write_objects,
 };
 
@@ -134,6 +164,7 @@ const struct target_kind target_kind_host = {
     .finish_tool = "cc -shared",
     .can_finish = can_finish,
     .finish_argv = finish_argv,
+    .op_requirement = op_requirement,
     .chips = chips,
     .nchips = 1,
     .lowering = &lowering,

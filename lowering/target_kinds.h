@@ -26,8 +26,9 @@ struct target_lowering {
                    int debug);
   /* Lanes in a subgroup (warp, wavefront) of this target. */
   unsigned (*subgroup_width)(const struct target *t);
-  /* Rewrites one gpu.module before its pipeline runs. NULL: none. */
-  int (*prepare_module)(MlirOperation gpu_module);
+  /* Rewrites one gpu.module for target t before its pipeline runs.
+   * NULL: none. Returns 0 or -1 (reported). */
+  int (*prepare_module)(MlirOperation gpu_module, const struct target *t);
   /* Checks one serialized object. NULL: none. Returns 0 or -1 (reported). */
   int (*check_object)(const char *data, size_t size, const struct target *t,
                       const struct toolchain *tc);
@@ -54,11 +55,22 @@ extern const struct target_kind target_kind_host;
 /* The lowering through NVVM, shared by NVIDIA and the host target (which
  * rewrites what is NVIDIA-specific afterwards): the vendor conversion takes
  * the math ops libdevice has; the rest (trunc, ctlz, absi, ...) become LLVM
- * intrinsics, which every backend selects. */
-#define NVVM_PIPELINE                                                                              \
-  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module("                  \
-  "convert-gpu-to-nvvm,convert-math-to-llvm,convert-nvvm-to-llvm,canonicalize,cse,"                \
-  "reconcile-unrealized-casts))"
+ * intrinsics, which every backend selects. NVVM_PIPELINE_WITH adds passes
+ * before convert-gpu-to-nvvm and options to it. */
+#define NVVM_PIPELINE_WITH(before, gpu_to_nvvm_options)                                            \
+  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module(" before           \
+  "convert-gpu-to-nvvm" gpu_to_nvvm_options ",convert-math-to-llvm,convert-nvvm-to-llvm,"          \
+  "canonicalize,cse,reconcile-unrealized-casts))"
+#define NVVM_PIPELINE NVVM_PIPELINE_WITH("", "")
+
+/* NVIDIA's own: the nvgpu dialect too (mma.sync, ldmatrix, cp.async, TMA,
+ * mbarriers, wgmma: NVIDIA-only instructions, so not for the host target,
+ * whose leftover check then names them). On sm_80 and newer the full-warp
+ * i32 reductions device_subgroup.c leaves become redux.sync (has-redux);
+ * the host target cannot run redux, so NVVM_PIPELINE never has it. */
+#define NVIDIA_NVGPU "convert-nvgpu-to-nvvm,"
+#define NVIDIA_PIPELINE NVVM_PIPELINE_WITH(NVIDIA_NVGPU, "")
+#define NVIDIA_PIPELINE_REDUX NVVM_PIPELINE_WITH(NVIDIA_NVGPU, "{has-redux}")
 
 /* -g: line tables from the MLIR locations (the pass only runs on a
  * builtin.module, where it also reaches the nested gpu.modules). */

@@ -7,6 +7,7 @@
  * ptxas, PTX only. */
 #include "target_kinds.h"
 
+#include "device_mma.h"
 #include "diag.h"
 
 #include "fatbin.h"
@@ -23,9 +24,12 @@ static void attr(char *buf, size_t size, const struct target *t, int opt) {
            t->features);
 }
 
+/* redux.sync came with sm_80 ("sm_90a": 90). */
+static int has_redux(const struct target *t) { return atoi(t->info->chip + 3) >= 80; }
+
 static int pipeline(char *buf, size_t size, const struct target *t) {
-  (void)t;
-  return snprintf(buf, size, "%s", NVVM_PIPELINE) >= (int)size;
+  const char *text = has_redux(t) ? NVIDIA_PIPELINE_REDUX : NVIDIA_PIPELINE;
+  return snprintf(buf, size, "%s", text) >= (int)size;
 }
 
 /* For PTX, -g gives only .loc directives: DWARF sections make ptxas refuse
@@ -106,6 +110,44 @@ static int check(const struct target *t, const struct toolchain *tc) {
                     tc->ptxas_max_ptx / 10, tc->ptxas_max_ptx % 10);
 }
 
+/* What an op needs of an NVIDIA chip, as LLVM 22 compiles it with the
+ * chip's PTX version (below): wgmma exists on sm_90a alone; the bulk (TMA)
+ * copies and mbarrier tx-counts need PTX 8.0, which sm_90 does not get;
+ * ldmatrix needs PTX 6.5, which sm_75 does not get. A rule is an op name
+ * or a prefix ending in '.' or '_'. */
+static const char *op_requirement(const struct target *t, const char *op) {
+  static const struct {
+    const char *op;
+    int sm, ptx, only_90a;
+    const char *needs;
+  } rules[] = {
+      {"nvgpu.warpgroup.", 90, 80, 1, "sm_90a"},
+      {"nvvm.wgmma.", 90, 80, 1, "sm_90a"},
+      {"nvgpu.tma.", 90, 80, 0, "sm_90a, sm_100 or later"},
+      {"nvvm.cp.async.bulk.", 90, 80, 0, "sm_90a, sm_100 or later"},
+      {"nvgpu.mbarrier.arrive.expect_tx", 90, 80, 0, "sm_90a, sm_100 or later"},
+      {"nvgpu.mbarrier.try_wait.parity", 90, 0, 0, "sm_90 or later"},
+      {"nvgpu.mma.sync", 80, 0, 0, "sm_80 or later"},
+      {"nvgpu.mma.sp.sync", 80, 0, 0, "sm_80 or later"},
+      {"nvgpu.ldmatrix", 80, 0, 0, "sm_80 or later"},
+      {"nvgpu.device_async_", 80, 0, 0, "sm_80 or later"},
+  };
+  if (!strncmp(op, "amdgpu.", 7) || !strncmp(op, "rocdl.", 6))
+    return "an AMD target";
+  const char *chip = t->info->chip;
+  int sm = atoi(chip + 3);
+  for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    size_t n = strlen(rules[i].op);
+    int prefix = rules[i].op[n - 1] == '.' || rules[i].op[n - 1] == '_';
+    if (prefix ? strncmp(op, rules[i].op, n) != 0 : strcmp(op, rules[i].op) != 0)
+      continue;
+    int ok = rules[i].only_90a ? !strcmp(chip, "sm_90a")
+                               : sm >= rules[i].sm && t->info->ptx_version >= rules[i].ptx;
+    return ok ? NULL : rules[i].needs;
+  }
+  return NULL;
+}
+
 /* The PTX column is the minimum PTX ISA version LLVM's NVPTX backend
  * accepts for each chip. Asking for exactly that version (instead of the
  * backend's +ptx60 default, a fatal error for sm_90) keeps the PTX loadable
@@ -124,6 +166,14 @@ static unsigned subgroup_width(const struct target *t) {
   return 32; /* a warp */
 }
 
+/* LLVM lowers gpu.subgroup_mma to wmma except the elementwise ops
+ * (device_mma.c). */
+static int prepare_module(MlirOperation gpu_module, const struct target *t) {
+  char what[128];
+  describe(t, what, sizeof what);
+  return lowering_expand_mma(gpu_module, MMA_LAYOUT_NVVM, what);
+}
+
 static const struct target_lowering lowering = {
     .describe = describe,
     .subgroup_width = subgroup_width,
@@ -131,6 +181,7 @@ static const struct target_lowering lowering = {
     .pipeline = pipeline,
     .serialize = serialize,
     .check_object = check_object,
+    .prepare_module = prepare_module,
 };
 
 const struct target_kind target_kind_nvidia = {
@@ -148,6 +199,7 @@ const struct target_kind target_kind_nvidia = {
     .finish_argv = finish_argv,
     .prepare = prepare,
     .check = check,
+    .op_requirement = op_requirement,
     .chips = chips,
     .nchips = sizeof chips / sizeof chips[0],
     .lowering = &lowering,

@@ -50,6 +50,12 @@ struct target_kind {
   int (*prepare)(struct toolchain *tc);
   /* Checks one target against the toolchain. NULL: always fine. 0 or -1. */
   int (*check)(const struct target *t, const struct toolchain *tc);
+  /* What target t lacks for an op of the program ("nvgpu.mma.sync"): NULL
+   * when it can compile the op, else the requirement as a message ends
+   * "'op' needs <it>": "sm_80 or later", "an AMD target". Asked before any
+   * job, once per distinct op name of the user's gpu.modules (never of
+   * what gpucc makes itself). NULL hook: every op is fine. */
+  const char *(*op_requirement)(const struct target *t, const char *op_name);
   /* Takes target-id features (":xnack-"): the TARGET_FEATURE_* it may have
    * are in the chip's row. */
   int takes_features;

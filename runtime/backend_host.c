@@ -361,8 +361,19 @@ static int run_set16(struct rt_host_op *op, char *err, size_t errlen) {
   return 0;
 }
 
+/* A copy or fill on a stream with nothing before it runs at once: the
+ * order on the stream is the same, and it is what programs see on a GPU,
+ * where a copy from pageable host memory is done when the call returns,
+ * even if a kernel on another stream (a synchronous gpu.launch gets one of
+ * its own) reads the memory next. */
 static int queue_memory(void *stream, int (*run)(struct rt_host_op *, char *, size_t), void *dst,
                         const void *src, size_t count, uint32_t value, struct rt_err *e) {
+  if (rt_host_stream_idle(stream)) {
+    struct memory_op now = {.dst = dst, .src = src, .count = count, .value = value};
+    char err[8];
+    run(&now.op, err, sizeof err);
+    return 0;
+  }
   struct memory_op *m = calloc(1, sizeof *m);
   if (!m)
     return rt_fail_msg(e, "out of memory");

@@ -201,6 +201,13 @@ void rt_host_stream_enqueue(struct rt_host_stream *s, struct rt_host_op *op) {
   pthread_mutex_unlock(&lock);
 }
 
+int rt_host_stream_idle(struct rt_host_stream *s) {
+  pthread_mutex_lock(&lock);
+  int idle = !s->active && s->completed == s->submitted;
+  pthread_mutex_unlock(&lock);
+  return idle;
+}
+
 /* Waits until s has completed seq operations, running them here if no
  * thread has started on them yet. */
 static void wait_locked(struct rt_host_stream *s, unsigned long seq) {

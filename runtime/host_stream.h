@@ -49,6 +49,9 @@ int rt_host_stream_destroy(struct rt_host_stream *s, char *err, size_t errlen);
 int rt_host_stream_synchronize(struct rt_host_stream *s, char *err, size_t errlen);
 /* Queues op (owned by the stream from now on) and returns at once. */
 void rt_host_stream_enqueue(struct rt_host_stream *s, struct rt_host_op *op);
+/* Whether s has nothing queued or running: an operation given to it now
+ * may run at once, in the calling thread. */
+int rt_host_stream_idle(struct rt_host_stream *s);
 /* Makes the stream's later operations wait for what e marks now; with s
  * NULL, waits in the calling thread. Returns 0, or -1 when out of memory. */
 int rt_host_stream_wait_event(struct rt_host_stream *s, struct rt_host_event *e);

@@ -84,4 +84,37 @@ expect printf_int_long 1 "printf_int_long\.mlir:9:7: error: gpu\.printf: convers
 expect printf_star 1 "printf_star\.mlir:9:7: error: gpu\.printf: the '\*' width of conversion 1 '%\*d' .*argument 1 is 'f64'" \
   -- --offload-arch=sm_90 "$bad/printf_star.mlir"
 
+# What a target cannot compile is refused before any job starts: one error
+# per op name, at its first location, naming what it needs and the targets
+# that lack it. refused NAME REGEX -- ARGS... runs with -v, which prints each
+# job as it starts: nothing but the errors and the parse time may show.
+refused() {
+  name=$1 regex=$2
+  shift 3
+  before=$fails
+  expect "$name" 1 "$regex" -- -v "$@"
+  [ "$fails" -eq "$before" ] || return 0
+  extra=$(grep -Ev ': error: |^gpucc: [0-9.]+ s ' "$work/$name/stderr" || true)
+  repeated=$(grep -o "error: '[^']*'" "$work/$name/stderr" | sort | uniq -d)
+  if [ -n "$extra" ] || [ -n "$repeated" ]; then
+    echo "FAIL $name: a job ran or an op was reported twice:" >&2
+    printf '%s\n' "$extra" "$repeated" | sed 's/^/  | /' >&2
+    fails=$((fails + 1))
+  fi
+}
+refused warpgroup_mma "^[^ ]*warpgroup_mma\.mlir:10:12: error: 'nvgpu\.warpgroup\.mma' needs sm_90a; targets asked: sm_80,gfx942$" \
+  -- --offload-arch=sm_80,gfx942 "$bad/warpgroup_mma.mlir"
+refused warpgroup_mma_some "^[^ ]*warpgroup_mma\.mlir:10:12: error: 'nvgpu\.warpgroup\.mma' needs sm_90a; targets asked: gfx942,sm_80$" \
+  -- --offload-arch=gfx942,sm_90a,sm_80 "$bad/warpgroup_mma.mlir"
+refused mma_sync_sm75 "^[^ ]*mma_sync_sm75\.mlir:8:12: error: 'nvgpu\.mma\.sync' needs sm_80 or later; targets asked: sm_75$" \
+  -- --offload-arch=sm_75,sm_80 "$bad/mma_sync_sm75.mlir"
+refused nvvm_on_amd "^[^ ]*nvvm_on_amd\.mlir:5:12: error: 'nvvm\.read\.ptx\.sreg\.laneid' needs an NVIDIA target; targets asked: gfx942$" \
+  -- --offload-arch=sm_90,gfx942 "$bad/nvvm_on_amd.mlir"
+refused wmma_on_cdna "^[^ ]*wmma_on_cdna\.mlir:7:12: error: 'amdgpu\.wmma' needs an AMD gfx11 or gfx12 \(WMMA\); targets asked: gfx90a$" \
+  -- --offload-arch=gfx1100,gfx90a "$bad/wmma_on_cdna.mlir"
+refused subgroup_mma_cdna "^[^ ]*subgroup_mma_cdna\.mlir:6:13: error: 'gpu\.subgroup_mma_load_matrix' needs an NVIDIA, gfx11, gfx12 or host target; targets asked: gfx942$" \
+  -- --offload-arch=sm_80,gfx942,host "$bad/subgroup_mma_cdna.mlir"
+refused amdgpu_on_host "^[^ ]*amdgpu_on_host\.mlir:7:5: error: 'amdgpu\.lds_barrier' needs an AMD target; targets asked: host$" \
+  -- --offload-arch=host "$bad/amdgpu_on_host.mlir"
+
 [ "$fails" -eq 0 ] || { echo "$fails case(s) failed" >&2; exit 1; }

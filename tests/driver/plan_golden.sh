@@ -29,11 +29,12 @@ chmod +x "$work/cuda/bin/ptxas"
 export FAKE_PTXAS_LOG="$work/ptxas.log"
 
 # The same paths on every machine: the session directory, the fake
-# toolkit, the runtime's directory, the program.
+# toolkit, the runtime's directory, compiler-rt's builtins, the program.
 normalize() {
   sed -e "s|$work/tmp/gpucc-[A-Za-z0-9]*|\$TMP|g" -e "s|$work/cuda|\$CUDA|g" \
       -e "s|-L[^ ]*/lib |-L\$LIB |; s|-Wl,-rpath,[^ ]*/lib |-Wl,-rpath,\$LIB |" \
       -e "s| [^ ]*/lib/libgpucc_rt\.a | \$LIB/libgpucc_rt.a |" \
+      -e "s| [^ ]*/libclang_rt\.builtins[^ ]*\.a | \$BUILTINS |" \
       -e "s|$(dirname "$prog")/||g"
 }
 

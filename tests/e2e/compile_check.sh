@@ -1,7 +1,8 @@
 #!/bin/sh
 # End-to-end check of one test program (glue around real tools):
 #   compile_check.sh GPUCC FATBIN_TOOL READELF PROGRAM.mlir EXPECTED.list [EXTRA_INPUT...]
-# 1. gpucc compiles PROGRAM for sm_80,sm_90,gfx90a,gfx942,host into an executable;
+# 1. gpucc compiles PROGRAM for sm_80,sm_90,gfx90a,gfx942,host (or the list in
+#    $E2E_ARCHS) into an executable;
 # 2. the executable's fat binaries list exactly EXPECTED.list (module vendor
 #    target format; cubin lines are dropped when no ptxas is installed);
 # 3. every cubin's ELF header names its sm and every hsaco its gfx;
@@ -19,7 +20,7 @@ mkdir "$work/tmp"
 export GPUCC_CACHE_DIR="$work/cache"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-TMPDIR="$work/tmp" "$gpucc" --save-temps --offload-arch=sm_80,sm_90,gfx90a,gfx942,host \
+TMPDIR="$work/tmp" "$gpucc" --save-temps --offload-arch="${E2E_ARCHS:-sm_80,sm_90,gfx90a,gfx942,host}" \
   "$prog" "$@" -o "$work/app" 2>"$work/gpucc.err" || {
   cat "$work/gpucc.err" >&2
   # math.* on NVIDIA needs CUDA's libdevice; a machine without the CUDA

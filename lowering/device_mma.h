@@ -1,0 +1,25 @@
+/* device_mma.h: gpu.subgroup_mma_* written as per-lane fragments, for the
+ * targets whose LLVM 22 conversion has no lowering of them (AMD WMMA chips,
+ * the host). See device_mma.c. */
+#ifndef GPUCC_DEVICE_MMA_H
+#define GPUCC_DEVICE_MMA_H
+
+#include <mlir-c/IR.h>
+
+/* How a subgroup's matrix fragment is spread over its lanes. */
+enum mma_layout {
+  MMA_LAYOUT_NONE,  /* the target has no matrix unit gpucc can use */
+  MMA_LAYOUT_WHOLE, /* every lane holds the whole matrix (the host) */
+  MMA_LAYOUT_GFX11, /* RDNA3 WMMA, wave32 */
+  MMA_LAYOUT_GFX12, /* RDNA4 WMMA, wave32 */
+  MMA_LAYOUT_NVVM,  /* NVIDIA wmma: LLVM lowers the ops, gpucc only the
+                       elementwise ones (on the fragment's LLVM struct) */
+};
+
+/* Rewrites the gpu.subgroup_mma ops inside gpu_module for `layout`;
+ * `target` names the target in errors ("target 'gfx942'"). Fragments become
+ * vectors, the ops calls of private functions made here. An op the layout
+ * cannot hold is a located error. Returns 0 or -1 (reported). */
+int lowering_expand_mma(MlirOperation gpu_module, enum mma_layout layout, const char *target);
+
+#endif

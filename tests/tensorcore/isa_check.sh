@@ -1,0 +1,34 @@
+#!/bin/sh
+# The matrix instructions are in the device code of a gpu.subgroup_mma
+# program (glue around real tools):
+#   isa_check.sh GPUCC OBJDUMP PROGRAM.mlir TARGETS
+# For each of the comma-separated TARGETS: PTX for sm_XX must hold
+# wmma.load, wmma.mma and wmma.store; an hsaco for gfx11xx (RDNA3) or
+# gfx12xx (RDNA4) v_wmma instructions; the host target (no matrix unit:
+# whole matrices, moved by the subgroup's first lane) compiles it.
+set -eu
+gpucc=$1 objdump=$2 prog=$3 targets=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export GPUCC_CACHE_DIR="$work/cache"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+name=$(basename "$prog" .mlir)
+cd "$work"
+for t in $(echo "$targets" | tr , ' '); do
+  case $t in
+  sm_*)
+    "$gpucc" --emit=ptx --offload-arch="$t" "$prog" || fail "gpucc --emit=ptx for $t failed"
+    ptx=$(ls "$name"-*-"$t".ptx)
+    for insn in wmma.load.a wmma.load.b wmma.mma wmma.store.d; do
+      grep -q "$insn" "$ptx" || fail "$ptx: no $insn"
+    done ;;
+  gfx*)
+    "$gpucc" --emit=hsaco --offload-arch="$t" "$prog" || fail "gpucc --emit=hsaco for $t failed"
+    obj=$(ls "$name"-*-"$t".hsaco)
+    "$objdump" -d --mcpu="$t" "$obj" >"$t.s" || fail "llvm-objdump failed on $obj"
+    grep -q "v_wmma_" "$t.s" || fail "$obj: no v_wmma instruction" ;;
+  host)
+    "$gpucc" -c --offload-arch=host "$prog" -o host.o || fail "gpucc -c for the host failed" ;;
+  esac
+done
+echo "ok: $name"
