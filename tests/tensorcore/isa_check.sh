@@ -4,8 +4,9 @@
 #   isa_check.sh GPUCC OBJDUMP PROGRAM.mlir TARGETS
 # For each of the comma-separated TARGETS: PTX for sm_XX must hold
 # wmma.load, wmma.mma and wmma.store; an hsaco for gfx11xx (RDNA3) or
-# gfx12xx (RDNA4) v_wmma instructions; the host target (no matrix unit:
-# whole matrices, moved by the subgroup's first lane) compiles it.
+# gfx12xx (RDNA4) v_wmma instructions, for gfx9xx (CDNA) v_mfma ones; the
+# host target (no matrix unit: whole matrices, moved by the subgroup's
+# first lane) compiles it.
 set -eu
 gpucc=$1 objdump=$2 prog=$3 targets=$4
 work=$(mktemp -d)
@@ -26,7 +27,8 @@ for t in $(echo "$targets" | tr , ' '); do
     "$gpucc" --emit=hsaco --offload-arch="$t" "$prog" || fail "gpucc --emit=hsaco for $t failed"
     obj=$(ls "$name"-*-"$t".hsaco)
     "$objdump" -d --mcpu="$t" "$obj" >"$t.s" || fail "llvm-objdump failed on $obj"
-    grep -q "v_wmma_" "$t.s" || fail "$obj: no v_wmma instruction" ;;
+    case $t in gfx9*) insn=v_mfma_ ;; *) insn=v_wmma_ ;; esac
+    grep -q "$insn" "$t.s" || fail "$obj: no $insn instruction" ;;
   host)
     "$gpucc" -c --offload-arch=host "$prog" -o host.o || fail "gpucc -c for the host failed" ;;
   esac
