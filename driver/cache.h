@@ -5,7 +5,9 @@
  * versions, so gpucc keeps each (gpu.module, target) result in a cache
  * directory: $GPUCC_CACHE_DIR, else $XDG_CACHE_HOME/gpucc, else
  * ~/.cache/gpucc; off with --no-cache or GPUCC_CACHE_DIR="". A rebuild after
- * a host-only change then compiles no device code. Entries are written to a
+ * a host-only change then compiles no device code. Host objects are kept
+ * too (part "host", keyed by the whole program), so an unchanged input
+ * costs only its parse. Entries are written to a
  * temp name and renamed, so concurrent gpucc processes never see half an
  * entry; the cache is kept under $GPUCC_CACHE_SIZE bytes (default 1 GiB) by
  * removing the least recently used entries. GPUCC_REMOTE_CACHE adds a
@@ -29,7 +31,7 @@ const char *cache_compiler_id(void);
 void cache_key(const void *module_text, size_t text_size, const char *params,
                char key[CACHE_KEY_SIZE]);
 
-/* Copies the entry's file `part` ("dev" or "lnk") to dest. Returns 0 on a
+/* Copies the entry's file `part` ("dev", "lnk" or "host") to dest. Returns 0 on a
  * hit, -1 on a miss (silent). */
 int cache_fetch(const char *key, const char *part, const char *dest);
 /* True when the entry has that part: locally, or fetched into the local

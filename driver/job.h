@@ -32,6 +32,8 @@ struct unit {
   const char **blob_paths;   /* [module]: the fat-binary blob */
   char tag[17];              /* names this TU's blob symbols (hash of the module) */
   const char *host_obj_path; /* host code, referring to the blob symbols */
+  char host_key[65];         /* its cache key; "" when not cached */
+  int host_cached;           /* host_obj_path comes from the cache */
   const char **blob_obj_paths; /* [module]: the object defining its blob */
   const char *obj_path;      /* with -c: host + blob objects, combined (ld -r) */
   const char *obj_final;     /* with -c: where obj_path is renamed to */

@@ -91,12 +91,32 @@ static void compute_tag(struct unit *u) {
   snprintf(u->tag, sizeof u->tag, "%.16s", hex);
 }
 
+/* The host object is cached like device code: with warm device objects,
+ * host code is most of a rebuild. Its key is the whole normalized module
+ * (blob symbols included, through the tag) and what changes its code. Not
+ * under -g (locations are not in the text) nor when a stage is emitted. */
+static void compute_host_key(struct plan *p, struct unit *u) {
+  const struct options *o = p->opts;
+  u->host_key[0] = '\0';
+  if (!cache_enabled() || o->debug_info || u->host_mlir_path || u->host_ll_path)
+    return;
+  size_t len;
+  char *text = program_text(u->prog, &len);
+  char *params = xasprintf("gpucc-host-1 gpucc=%s build=%s llvm=%s O=%d tag=%s", GPUCC_VERSION,
+                           cache_compiler_id(), GPUCC_LLVM_VERSION, o->opt_level, u->tag);
+  cache_key(text, len, params, u->host_key);
+  free(params);
+  free(text);
+  u->host_cached = cache_has(u->host_key, "host");
+}
+
 /* The host job and, per gpu.module, where its blob object goes; with -c, the
  * job that combines them into the output object. Bundles are the jobs
  * [first_bundle, end_bundles). */
 static int plan_host(struct plan *p, struct unit *u, const char *stem) {
   const struct options *o = p->opts;
   compute_tag(u);
+  compute_host_key(p, u);
   u->host_obj_path = tmp_path(stem, ".host.o");
   u->blob_obj_paths = calloc(u->nmodules + 1, sizeof *u->blob_obj_paths);
   if (!u->blob_obj_paths)
@@ -113,7 +133,7 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem) {
     if (p->jobs[k].kind == JOB_BUNDLE && p->jobs[k].unit == u)
       job_out(&p->jobs[k], u->blob_obj_paths[p->jobs[k].module]);
   /* Host code needs no device result: it runs alongside the device jobs. */
-  struct job *h = add_job(p, JOB_HOST, u, xasprintf("host code: %s", u->input));
+  struct job *h = add_job(p, JOB_HOST, u, xasprintf("%shost code: %s", u->host_cached ? "cached " : "", u->input));
   job_in(h, u->input);
   job_out(h, u->host_obj_path);
   job_out(h, u->host_mlir_path);

@@ -237,8 +237,16 @@ static int run_pack(struct plan *p, struct job *j) {
 static int run_host(struct plan *p, struct job *j) {
   const struct options *o = p->opts;
   struct unit *u = j->unit;
-  return lowering_host(u->prog, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
-                       u->host_mlir_path, u->host_ll_path);
+  if (u->host_cached) {
+    if (cache_fetch(u->host_key, "host", u->host_obj_path) != 0)
+      return diag_error("cache entry for the host code of '%s' vanished while in use; run again", u->input);
+    return 0;
+  }
+  int rc = lowering_host(u->prog, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
+                         u->host_mlir_path, u->host_ll_path);
+  if (rc == 0 && u->host_key[0])
+    cache_store(u->host_key, "host", u->host_obj_path);
+  return rc;
 }
 
 static int run_fetch(struct plan *p, struct job *j) {

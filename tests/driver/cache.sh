@@ -18,6 +18,8 @@ check() {
 }
 compiled() { grep -c 's  device code for' "$1" || true; }
 fetched() { grep -c 's  cached device code for' "$1" || true; }
+host_compiled() { grep -c 's  host code: ' "$1" || true; }
+host_fetched() { grep -c 's  cached host code: ' "$1" || true; }
 
 cp "$prog" p.mlir
 "$gpucc" $flags p.mlir -o app1 2>log1
@@ -25,6 +27,12 @@ check first_build_compiles test "$(compiled log1)" -eq 3
 "$gpucc" $flags p.mlir -o app2 2>log2
 check second_build_fetches sh -c "test $(compiled log2) -eq 0 && test $(fetched log2) -eq 3"
 check same_result cmp app1 app2
+check first_build_host_compiled test "$(host_compiled log1)" -eq 1
+check second_build_host_fetched sh -c "test $(host_compiled log2) -eq 0 && test $(host_fetched log2) -eq 1"
+# -g: line tables come from locations the cache key does not hold.
+"$gpucc" $flags -g p.mlir -o app_g1 2>log_g1
+"$gpucc" $flags -g p.mlir -o app_g2 2>log_g2
+check debug_host_not_cached test "$(host_compiled log_g2)" -eq 1
 GPUCC_CACHE_DIR= "$gpucc" $flags p.mlir -o app3 2>log3
 check no_cache_same_result cmp app1 app3
 "$gpucc" $flags --no-cache p.mlir -o app4 2>log4
@@ -35,6 +43,7 @@ sed 's/arith.constant 2.0 : f32/arith.constant 5.0 : f32/' p.mlir >host_change.m
 check host_change_differs sh -c "! cmp -s p.mlir host_change.mlir"
 "$gpucc" $flags host_change.mlir -o app5 2>log5
 check host_change_no_device_work test "$(compiled log5)" -eq 0
+check host_change_host_compiled test "$(host_compiled log5)" -eq 1
 check host_change_runs sh -c "GPUCC_BACKEND=host ./app5 | grep -q '^\\[6,  6,'"
 
 # A kernel change: add 1.0 becomes add 1.5.

@@ -9,9 +9,9 @@
  *   gpucc:  one `gpucc -c` for all targets, cold (no cache), and again with
  *           a warm cache.
  * It prints wall times, peak memory (largest child RSS) and the ratios the
- * issue sets goals for: one target <= 0.8x, four targets <= 0.6x, warm cache
- * <= 0.2x. No absolute time is asserted; the exit status only says whether
- * every command worked.
+ * issue sets goals for: one target <= 0.6x, four targets <= 0.3x, warm cache
+ * <= 0.05x (issue 16). No absolute time is asserted; the exit status only
+ * says whether every command worked.
  * Usage: bench_compile GPUCC LLVM_BINDIR WORKDIR [repetitions] */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -221,11 +221,11 @@ int main(int argc, char **argv) {
 
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   printf("64 kernels, -O2, best of %d, %ld cores\n", reps, cores);
-  printf("  1 target (sm_90):      chain %.2f s (peak %ld MB)  gpucc %.2f s (peak %ld MB)  ratio %.2fx (goal <= 0.8x)\n",
+  printf("  1 target (sm_90):      chain %.2f s (peak %ld MB)  gpucc %.2f s (peak %ld MB)  ratio %.2fx (goal <= 0.6x)\n",
          chain1, chain1_kb / 1024, gpucc1, gpucc1_kb / 1024, gpucc1 / chain1);
-  printf("  4 targets:             chains %.2f s (peak %ld MB)  gpucc %.2f s (peak %ld MB)  ratio %.2fx (goal <= 0.6x)\n",
+  printf("  4 targets:             chains %.2f s (peak %ld MB)  gpucc %.2f s (peak %ld MB)  ratio %.2fx (goal <= 0.3x)\n",
          chain4, chain4_kb / 1024, gpucc4, gpucc4_kb / 1024, gpucc4 / chain4);
-  printf("  4 targets, warm cache: gpucc %.2f s  ratio %.2fx of the chains (goal <= 0.2x)\n", warm4,
+  printf("  4 targets, warm cache: gpucc %.2f s  ratio %.2fx of the chains (goal <= 0.05x)\n", warm4,
          warm4 / chain4);
   return failed ? 1 : 0;
 }
