@@ -59,6 +59,12 @@ static const char *known_reason(MlirStringRef name) {
       {"gpu.alloc", "an asynchronous host_shared allocation has no runtime call; make it synchronous"},
       /* func-to-llvm converts every function whose signature it can. */
       {"func.func", "its signature holds a type with no LLVM equivalent"},
+      /* normalize.c marks the ones every thread reaches; device_subgroup.c
+       * lowers those of scalars. */
+      {"gpu.subgroup_reduce", "gpucc lowers reductions of scalars that every lane of the subgroup "
+                              "reaches (not under a condition or loop that depends on the thread)"},
+      {"gpu.all_reduce", "gpucc lowers reductions that every thread of the block reaches (not under "
+                         "a condition or loop that depends on the thread)"},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (name.length == strlen(table[i].op) && memcmp(name.data, table[i].op, name.length) == 0)

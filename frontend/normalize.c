@@ -215,10 +215,88 @@ static void promote_printf_args(MlirOperation printf_op) {
 
 /* gpu.all_reduce and gpu.subgroup_reduce are lowered only when marked
  * `uniform` (every thread of the block or subgroup reaches them). Older
- * code does not say so, yet an op in the entry block of a kernel is
- * reached by every thread: nothing can branch around it or return before
- * it. Such ops are marked; the others are left (and reported if nothing
- * lowers them). */
+ * code and code made by other compilers does not say so, yet often every
+ * thread reaches them: an op in the entry block of a kernel is reached by
+ * all (nothing can branch around it or return before it), and so is one
+ * nested only in structured control flow whose bounds and conditions are
+ * the same for every thread of the block (block-uniform values, below).
+ * Such ops are marked; the others are left (and reported if nothing lowers
+ * them). */
+
+/* Ops whose result is the same for every thread when their operands are:
+ * no memory, no thread ids. */
+static int pure_op(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  if (frontend_ref_is(n, "gpu.all_reduce")) /* every thread gets the result */
+    return 1;
+  if (mlirOperationGetNumRegions(op) != 0)
+    return 0;
+  return frontend_ref_starts(n, "arith.") || frontend_ref_starts(n, "index.") ||
+         frontend_ref_starts(n, "math.") || frontend_ref_is(n, "affine.apply") ||
+         frontend_ref_is(n, "affine.min") || frontend_ref_is(n, "affine.max") ||
+         frontend_ref_is(n, "memref.dim") || frontend_ref_is(n, "gpu.block_id") ||
+         frontend_ref_is(n, "gpu.block_dim") || frontend_ref_is(n, "gpu.grid_dim") ||
+         frontend_ref_is(n, "gpu.num_subgroups") || frontend_ref_is(n, "gpu.subgroup_size");
+}
+
+/* Whether v is the same in every thread of a block (conservative: no
+ * means "not known"). depth bounds the walk up the operands. */
+static int block_uniform(MlirValue v, int depth) {
+  if (depth > 32)
+    return 0;
+  if (mlirValueIsABlockArgument(v)) {
+    MlirBlock b = mlirBlockArgumentGetOwner(v);
+    MlirOperation parent = mlirBlockGetParentOperation(b);
+    if (frontend_op_is(parent, "gpu.func")) /* kernel arguments */
+      return 1;
+    /* The induction variable of a loop whose bounds are uniform. */
+    if ((frontend_op_is(parent, "scf.for") && mlirBlockArgumentGetArgNumber(v) == 0)) {
+      for (intptr_t i = 0; i < 3; i++)
+        if (!block_uniform(mlirOperationGetOperand(parent, i), depth + 1))
+          return 0;
+      return 1;
+    }
+    return 0;
+  }
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!pure_op(def))
+    return 0;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(def); i++)
+    if (!block_uniform(mlirOperationGetOperand(def, i), depth + 1))
+      return 0;
+  return 1;
+}
+
+/* Whether every thread of the block reaches op: it sits in the kernel's
+ * entry block, or only in scf.for / scf.if / affine.for / affine.if (and
+ * regions that just group ops) whose operands are block-uniform. */
+static int reached_by_all(MlirOperation op) {
+  for (;;) {
+    MlirBlock block = mlirOperationGetBlock(op);
+    MlirOperation parent = mlirBlockGetParentOperation(block);
+    if (mlirOperationIsNull(parent))
+      return 0;
+    MlirBlock first = mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, 0));
+    if (frontend_op_is(parent, "gpu.func"))
+      return mlirBlockEqual(block, first);
+    int control = frontend_op_is(parent, "scf.for") || frontend_op_is(parent, "scf.if") ||
+                  frontend_op_is(parent, "affine.for") || frontend_op_is(parent, "affine.if");
+    int grouping = frontend_op_is(parent, "scf.execute_region") ||
+                   frontend_op_is(parent, "memref.alloca_scope");
+    if (!control && !grouping)
+      return 0;
+    if (control) {
+      /* scf.for: bounds and step (iter_args need not be uniform); the
+       * others: every operand. */
+      intptr_t n = frontend_op_is(parent, "scf.for") ? 3 : mlirOperationGetNumOperands(parent);
+      for (intptr_t i = 0; i < n; i++)
+        if (!block_uniform(mlirOperationGetOperand(parent, i), 0))
+          return 0;
+    }
+    op = parent;
+  }
+}
+
 static MlirWalkResult mark_uniform(MlirOperation op, void *ud) {
   (void)ud;
   if (!frontend_op_is(op, "gpu.all_reduce") && !frontend_op_is(op, "gpu.subgroup_reduce"))
@@ -226,12 +304,8 @@ static MlirWalkResult mark_uniform(MlirOperation op, void *ud) {
   MlirStringRef attr = mlirStringRefCreateFromCString("uniform");
   if (!mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, attr)))
     return MlirWalkResultAdvance;
-  MlirBlock block = mlirOperationGetBlock(op);
-  MlirOperation fn = mlirBlockGetParentOperation(block);
-  if (mlirOperationIsNull(fn) || !frontend_op_is(fn, "gpu.func") ||
-      !mlirBlockEqual(block, mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
-    return MlirWalkResultAdvance;
-  mlirOperationSetInherentAttributeByName(op, attr, mlirUnitAttrGet(mlirOperationGetContext(op)));
+  if (reached_by_all(op))
+    mlirOperationSetInherentAttributeByName(op, attr, mlirUnitAttrGet(mlirOperationGetContext(op)));
   return MlirWalkResultAdvance;
 }
 
