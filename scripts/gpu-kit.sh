@@ -13,7 +13,8 @@
 #              names: atomics, printf_formats, bandwidth, ...)
 #
 # The kit is one folder of at most 64 MiB:
-#   bin/e2e/       every e2e program (tests/e2e, the e2e_programs list),
+#   bin/e2e/       every e2e program (tests/e2e, the e2e_programs list) and
+#                  the tensor-core programs built for sm_90 (tests/tensorcore),
 #   bin/upstream/  every tests/upstream program of MODE run, and
 #   bin/bench/     the GPU benchmarks (tests/deploy/kit/bench_*.mlir), built
 #                  for sm_90 and host and linked with the static runtime:
@@ -104,6 +105,14 @@ for name in $(cmake_list "$repo/tests/e2e/CMakeLists.txt" e2e_programs); do
   wanted "$name" || continue
   echo "e2e $name $repo/tests/e2e/$name.mlir" >>"$b/jobs"
   if [ -f "$repo/tests/e2e/$name.out" ]; then cp "$repo/tests/e2e/$name.out" "$work/expect/e2e/"; fi
+done
+# Tensor-core programs (name:targets): those meant for sm_90.
+for entry in $(cmake_list "$repo/tests/tensorcore/CMakeLists.txt" tensorcore_programs); do
+  name=${entry%%:*}
+  case ",${entry#*:}," in *,sm_90,*) ;; *) continue ;; esac
+  wanted "$name" || continue
+  echo "e2e $name $repo/tests/tensorcore/$name.mlir" >>"$b/jobs"
+  cp "$repo/tests/tensorcore/$name.out" "$work/expect/e2e/"
 done
 for name in $(cmake_list "$repo/tests/upstream/CMakeLists.txt" upstream_programs); do
   wanted "$name" || continue
