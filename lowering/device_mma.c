@@ -210,7 +210,7 @@ static void lane_text(FILE *out, enum mma_layout layout, const char *count) {
 static char *access_function(int store, enum mma_layout layout, const struct mma_type *m,
                              const struct fragment *f, const char *mem, int64_t rank,
                              const char *space, long lead, int transpose) {
-  char vec[64], base[160], flat[160];
+  char vec[64], base[320], flat[320];
   snprintf(vec, sizeof vec, "vector<%ux%s>", f->size, m->elem);
   snprintf(base, sizeof base, "memref<%s%s%s>", m->elem, space[0] ? ", " : "", space);
   snprintf(flat, sizeof flat, "memref<?x%s%s%s>", m->elem, space[0] ? ", " : "", space);
@@ -459,7 +459,7 @@ static int rewrite_access(const struct rewrite *r, MlirOperation op, int store) 
   if (operand_of(r, op, matrix, &m, &f) != 0)
     return -1;
   MlirType mt = mlirValueGetType(memref);
-  char mem[512], space[128] = "";
+  char mem[4096], space[256] = "";
   frontend_type_text(mt, mem, sizeof mem);
   MlirAttribute ms = mlirMemRefTypeGetMemorySpace(mt);
   if (!mlirAttributeIsNull(ms))
