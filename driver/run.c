@@ -242,11 +242,8 @@ static int run_host(struct plan *p, struct job *j) {
       return diag_error("cache entry for the host code of '%s' vanished while in use; run again", u->input);
     return 0;
   }
-  int rc = lowering_host(u->prog, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
-                         u->host_mlir_path, u->host_ll_path);
-  if (rc == 0 && u->host_key[0])
-    cache_store(u->host_key, "host", u->host_obj_path);
-  return rc;
+  return lowering_host(u->prog, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
+                       u->host_mlir_path, u->host_ll_path);
 }
 
 static int run_fetch(struct plan *p, struct job *j) {
@@ -407,7 +404,8 @@ int plan_run(struct plan *p) {
       struct job *j = &p->jobs[i];
       if (j->state != JOB_PENDING || !ready(p, j))
         continue;
-      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_FETCH || j->kind == JOB_PACK;
+      int in_parent = j->kind == JOB_BUNDLE || j->kind == JOB_FETCH || j->kind == JOB_PACK ||
+                      (j->kind == JOB_HOST && j->unit->host_cached);
       if (!in_parent && running >= limit)
         continue;
       if (verbose)
@@ -477,6 +475,10 @@ int plan_run(struct plan *p) {
       kill_running(p);
       return -1;
     }
+    /* Stored from here, like the device objects (a child's remote-cache
+     * trouble would be a second warning). */
+    if (j->kind == JOB_HOST && j->unit->host_key[0])
+      cache_store(j->unit->host_key, "host", j->unit->host_obj_path);
     if (verbose)
       fprintf(stderr, "gpucc: %.3f s  %s\n", now() - j->started, j->what);
   }

@@ -5,17 +5,19 @@
  * shared object for the host target. The driver writes it (fatbin_write_ex)
  * and embeds it in the host object, in the ELF section ".gpucc_fatbin"; the
  * runtime reads its index (fatbin_open), picks one object and inflates only
- * that object's frame (fatbin_read_object). The format is specified in
- * docs/fatbin.md; in short:
+ * that object's frame and its dictionary (fatbin_read_object). The format is
+ * specified in docs/fatbin.md; in short:
  *
  *   offset 0   8 bytes  magic "GPUCCFAT"
- *   offset 8   u32 LE   format version: 2 is written, 1 and 2 are read
+ *   offset 8   u32 LE   format version: 3 is written, 1 to 3 are read
  *   offset 12  u32 LE   flags: FATBIN_FLAG_ZSTD, or 0 (version 1: always 0)
  *   offset 16  u64 LE   size in bytes of the payload that follows
  *   offset 24  payload  a ustar archive (written with libarchive, read by
  *                       our own reader, fatbin_tar.c),
  *                       stored as it is, or (FATBIN_FLAG_ZSTD) as a sequence
- *                       of zstd frames whose concatenated contents are it;
+ *                       of zstd frames, one per object, whose contents
+ *                       (each decoded with the dictionary the manifest
+ *                       names for it, if any) concatenated are it;
  *                       zero bytes pad the blob to a multiple of 8
  *
  * The first tar member is MANIFEST, a text file naming every object with
@@ -38,7 +40,7 @@
 #define FATBIN_MAGIC "GPUCCFAT"
 #define FATBIN_MAGIC_SIZE 8
 #define FATBIN_HEADER_SIZE 24
-#define FATBIN_VERSION 2     /* the version written */
+#define FATBIN_VERSION 3     /* the version written */
 #define FATBIN_VERSION_MIN 1 /* the oldest version read */
 #define FATBIN_FLAG_ZSTD 1u  /* header flag: the payload is zstd frames */
 #define FATBIN_SECTION ".gpucc_fatbin"
@@ -56,12 +58,14 @@ enum fatbin_format {
 };
 
 /* How the writer stores the objects (--fatbin-compress=none|fast|size).
- * Both compressed modes cut the tar into one zstd frame per (module, vendor,
- * format) with a window spanning the frame, so near-duplicate objects of one
- * family (the sm_80, sm_86 and sm_90 cubins) compress against each other;
- * they differ in the zstd level only: FAST (3) costs little at build time,
- * SIZE (19) gives the smallest archives. Loading one object inflates the
- * frame holding it (all the cubins of its module, say), nothing else. */
+ * Both compressed modes put each object in a zstd frame of its own; within
+ * a family (the cubins of a module, its PTX, its hsaco) a few objects are
+ * compressed alone and each other one against the closest of them, given
+ * as a raw-content dictionary, so that near-duplicates (the sm_86 and sm_89
+ * cubins) cost little more than one. The modes differ in the zstd level
+ * only: FAST (3) costs little at build time, SIZE (19) gives the smallest
+ * archives. Loading one object inflates its frame and, if it has one, its
+ * dictionary's frame: at most two objects, however many the archive holds. */
 enum fatbin_compress {
   FATBIN_COMPRESS_NONE, /* plain tar: objects readable in place */
   FATBIN_COMPRESS_FAST,
@@ -157,7 +161,7 @@ int fatbin_open(const void *blob, size_t size, struct fatbin **out, char *err,
                 size_t errlen);
 void fatbin_close(struct fatbin *fb); /* NULL is allowed */
 
-unsigned fatbin_version(const struct fatbin *fb);    /* 1 or 2 */
+unsigned fatbin_version(const struct fatbin *fb);    /* 1, 2 or 3 */
 size_t fatbin_blob_size(const struct fatbin *fb);    /* header + payload */
 int fatbin_is_compressed(const struct fatbin *fb);   /* FATBIN_FLAG_ZSTD set */
 /* The build's versions and flags; fields NULL where not recorded (always
@@ -185,14 +189,23 @@ struct fatbin_object_info {
   size_t frame_size;  /* that frame's content size (what loading inflates) */
   int has_sha256;     /* version 1 records no hash */
   unsigned char sha256[FATBIN_SHA256_SIZE];
+  /* Where that frame lies in the payload (the bytes after the header):
+   * offset and compressed size. */
+  size_t frame_pos, frame_stored;
+  /* Version 3: the frame whose content is the dictionary its frame was
+   * compressed against (`zstd -d -D`), 0 when none; that frame's content
+   * size (which loading inflates too), offset and compressed size. */
+  unsigned dict;
+  size_t dict_size, dict_pos, dict_stored;
 };
 const struct fatbin_object_info *fatbin_get_info(const struct fatbin *fb, size_t i);
 
 /* Gets object i's bytes: *data, *size. A stored object points into the blob
- * and *to_free is NULL; a compressed one is inflated (its frame's checksum
- * checked) into a buffer that *to_free owns: free(*to_free) when done with
- * *data. The hash is not checked here (see fatbin_verify). Safe to call from
- * several threads on the same archive. Returns 0, or -1 with err set. */
+ * and *to_free is NULL; a compressed one is inflated (its dictionary's frame
+ * first if it has one, checksums checked) into a buffer that *to_free owns:
+ * free(*to_free) when done with *data. The hash is not checked here (see
+ * fatbin_verify). Safe to call from several threads on the same archive.
+ * Returns 0, or -1 with err set. */
 int fatbin_read_object(const struct fatbin *fb, size_t i, const void **data,
                        size_t *size, void **to_free, char *err, size_t errlen);
 

@@ -1,12 +1,16 @@
 /* fatbin_manifest.c: the MANIFEST text, written and parsed in one place.
  *
- * Version 2 (docs/fatbin.md has the full grammar):
+ * Versions 2 and 3 (docs/fatbin.md has the full grammar):
  *
- *   gpucc-fatbin 2
+ *   gpucc-fatbin 3
  *   archive gpucc=0.1.0 llvm=22.1.8 compress=size flags=-O3%20-g
  *   object module=k vendor=nvidia target=sm_90 format=cubin features=+ptx78
- *          size=3864 sha256=<64 hex digits> file=k/sm_90.cubin frame=1
- *          offset=4608 stored=310                       (one line per object)
+ *          size=3864 sha256=<64 hex digits> file=k/sm_90.cubin frame=2
+ *          offset=512 stored=310 dict=1                 (one line per object)
+ *
+ * dict= (the frame holding the dictionary of the object's frame) is new in
+ * version 3; a version 2 manifest never had it, and its key is ignored
+ * there like any unknown key.
  *
  * A line is a kind word and space-separated key=value fields. Values are
  * percent-escaped (bytes <= ' ', >= 0x7f and '%' itself), so any flag text
@@ -89,6 +93,8 @@ int fatbin_manifest_build(struct fatbin_buf *b, const struct fatbin_entry *const
       r |= fatbin_put_size(b, "offset", w->offset);
       r |= fatbin_put_size(b, "stored", w->stored);
     }
+    if (w->dict)
+      r |= fatbin_put_size(b, "dict", w->dict);
     r |= fatbin_put(b, "\n");
   }
   return r ? -1 : 0;
@@ -158,12 +164,14 @@ static int fatbin_parse_sha256(const char *s, unsigned char out[FATBIN_SHA256_SI
 enum fatbin_key {
   K_MODULE, K_VENDOR, K_TARGET, K_FORMAT, K_SIZE, K_FILE, /* version 1 */
   K_FEATURES, K_SHA256, K_FRAME, K_OFFSET, K_STORED,      /* objects, version 2 */
+  K_DICT,                                                 /* objects, version 3 */
   K_GPUCC, K_LLVM, K_COMPRESS, K_FLAGS,                   /* the archive line */
   K_COUNT
 };
 static const char *const fatbin_keys[K_COUNT] = {
-    "module", "vendor", "target", "format", "size",   "file",     "features", "sha256",
-    "frame",  "offset", "stored", "gpucc",  "llvm",   "compress", "flags",
+    "module", "vendor", "target", "format",   "size",  "file",
+    "features", "sha256", "frame", "offset",  "stored", "dict",
+    "gpucc",  "llvm",   "compress", "flags",
 };
 
 /* Splits the key=value fields of a line (already NUL-terminated) into f. */
@@ -258,6 +266,14 @@ static int fatbin_parse_object(struct fatbin_manifest *m, char *f[K_COUNT], size
                           lineno);
     info.frame = (unsigned)frame;
   }
+  if (version >= 3 && f[K_DICT]) {
+    size_t dict;
+    if (!info.frame || fatbin_parse_size(f[K_DICT], &dict) || dict == 0 ||
+        dict > 0xffffffffu)
+      return fatbin_error(err, errlen, "fatbin: MANIFEST line %zu: bad dict '%s'", lineno,
+                          f[K_DICT]);
+    info.dict = (unsigned)dict;
+  }
 
   if (m->count == *cap) {
     size_t ncap = *cap ? *cap * 2 : 8;
@@ -308,9 +324,11 @@ static int fatbin_parse_version(const char *line, unsigned version, char *err,
   return 0;
 }
 
-/* Handles one line of a version 2 manifest: its kind word, then fields. */
+/* Handles one line of a version 2 or 3 manifest: its kind word, then
+ * fields. */
 static int fatbin_parse_line2(struct fatbin_manifest *m, char *line, size_t lineno,
-                              int *seen_archive, size_t *cap, char *err, size_t errlen) {
+                              unsigned version, int *seen_archive, size_t *cap, char *err,
+                              size_t errlen) {
   char *f[K_COUNT];
   char *sp = strchr(line, ' ');
   char *rest = sp ? sp + 1 : line + strlen(line);
@@ -321,14 +339,14 @@ static int fatbin_parse_line2(struct fatbin_manifest *m, char *line, size_t line
   int is_object = strcmp(line, "object") == 0, is_archive = strcmp(line, "archive") == 0;
   if (!is_object && !is_archive)
     return 0; /* a kind of line from a later version */
-  if (fatbin_split(rest, lineno, 2, f, err, errlen))
+  if (fatbin_split(rest, lineno, version, f, err, errlen))
     return -1;
   if (is_archive) {
     if ((*seen_archive)++)
       return fatbin_error(err, errlen, "fatbin: MANIFEST has two archive lines");
     return fatbin_parse_archive(m, f);
   }
-  return fatbin_parse_object(m, f, lineno, 2, cap, err, errlen);
+  return fatbin_parse_object(m, f, lineno, version, cap, err, errlen);
 }
 
 int fatbin_manifest_parse(const unsigned char *text, size_t len, unsigned version,
@@ -365,7 +383,7 @@ int fatbin_manifest_parse(const unsigned char *text, size_t len, unsigned versio
     if (!*line)
       continue;
     if (version >= 2) {
-      if (fatbin_parse_line2(m, line, lineno, &seen_archive, &cap, err, errlen))
+      if (fatbin_parse_line2(m, line, lineno, version, &seen_archive, &cap, err, errlen))
         return -1;
       continue;
     }

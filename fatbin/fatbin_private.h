@@ -16,16 +16,21 @@
 #include "fatbin.h"
 
 /* Caps that keep a hostile blob from turning into a huge allocation. The
- * writer stays within them, so a blob it wrote always reads back. */
+ * writer stays within them, so a blob it wrote always reads back. A frame
+ * of version 2 holds members up to 256 MiB of content or one larger member;
+ * from version 3 on it holds one member. */
 #define FATBIN_MAX_MANIFEST_SIZE ((size_t)16 << 20)
-/* A frame holds members up to this much content, or one larger member. */
-#define FATBIN_FRAME_SPLIT ((size_t)256 << 20)
 #define FATBIN_MAX_FRAME_SIZE (FATBIN_MAX_OBJECT_SIZE + 4096)
 /* zstd levels of the two compressed modes, and the largest window (128 MiB,
  * what every zstd decoder accepts without being told otherwise). */
 #define FATBIN_LEVEL_FAST 3
 #define FATBIN_LEVEL_SIZE 19
 #define FATBIN_MAX_WINDOW_LOG 27
+/* Choosing which objects of a family are dictionaries for the others
+ * (fatbin_write.c) compresses every pair once, at this level and on at most
+ * this many leading bytes of each member: estimates, whatever the mode. */
+#define FATBIN_LEVEL_TRIAL 1
+#define FATBIN_TRIAL_BYTES ((size_t)1 << 20)
 #define FATBIN_TAR_BLOCK 512
 
 /* Formats a message into err (when err and errlen allow) and returns -1. */
@@ -118,11 +123,21 @@ struct fatbin_frame {
  * *frames is malloc'ed (free it even on failure). */
 int fatbin_zstd_frames(const unsigned char *p, size_t size, struct fatbin_frame **frames,
                        size_t *n, char *err, size_t errlen);
-/* Inflates frame f of payload p into a fresh buffer of f->content bytes,
- * which must not exceed `cap`. The frame's checksum, when it has one, is
- * checked. */
-int fatbin_zstd_inflate(const unsigned char *p, const struct fatbin_frame *f, size_t cap,
-                        unsigned char **out, char *err, size_t errlen);
+/* A zstd decoding context (ZSTD_DCtx), NULL when out of memory. Creating
+ * one costs more than inflating a small frame, so the reader keeps one per
+ * open archive for reuse. */
+struct ZSTD_DCtx_s;
+struct ZSTD_DCtx_s *fatbin_zstd_decoder(void);
+void fatbin_zstd_decoder_free(struct ZSTD_DCtx_s *dctx); /* NULL is allowed */
+/* Inflates frame f of payload p with dctx (which nobody else may use
+ * meanwhile) into a fresh buffer of f->content bytes, which must not exceed
+ * `cap`. The frame's checksum, when it has one, is checked. With dict
+ * (dict_size bytes; NULL: none), the frame is decoded with that raw-content
+ * dictionary before its first byte, as ZSTD_DCtx_refPrefix and
+ * `zstd -d -D` do. */
+int fatbin_zstd_inflate(struct ZSTD_DCtx_s *dctx, const unsigned char *p,
+                        const struct fatbin_frame *f, size_t cap, const unsigned char *dict,
+                        size_t dict_size, unsigned char **out, char *err, size_t errlen);
 
 /* Output of the compressor: one frame at a time, appended to a buffer, with
  * the compressed size of each piece written (`marks`), so that every member's
@@ -137,21 +152,37 @@ int fatbin_buf_add(struct fatbin_buf *b, const void *data, size_t n);
 /* (fatbin_zstd_write.c, writer only.) Compresses content (size bytes) as
  * one frame appended to out, flushing at each of the npieces piece ends
  * (ascending offsets into content, the last being size), and stores each
- * piece's compressed bytes in stored[]. */
+ * piece's compressed bytes in stored[]. With dict (dict_size bytes; NULL:
+ * none), the frame is compressed against that raw-content dictionary
+ * (ZSTD_CCtx_refPrefix), which the reader must then pass to
+ * fatbin_zstd_inflate. */
 int fatbin_zstd_frame(struct fatbin_buf *out, const unsigned char *content, size_t size,
-                      int level, const size_t *ends, size_t *stored, size_t npieces,
-                      char *err, size_t errlen);
+                      const unsigned char *dict, size_t dict_size, int level,
+                      const size_t *ends, size_t *stored, size_t npieces, char *err,
+                      size_t errlen);
+/* (Writer only.) Size estimates: fatbin_trial_size says how many bytes
+ * content would take compressed at FATBIN_LEVEL_TRIAL against dict (NULL:
+ * none), both cut to FATBIN_TRIAL_BYTES, or SIZE_MAX when zstd fails. A
+ * trial (NULL when out of memory) keeps its compressor and buffer from
+ * call to call. */
+struct fatbin_trial;
+struct fatbin_trial *fatbin_trial_new(void);
+size_t fatbin_trial_size(struct fatbin_trial *t, const unsigned char *content, size_t size,
+                         const unsigned char *dict, size_t dict_size);
+void fatbin_trial_free(struct fatbin_trial *t); /* NULL is allowed */
 
 /* ---- the manifest (fatbin_manifest.c) ----------------------------------- */
 
 /* Where the writer put one object. */
 struct fatbin_placement {
   unsigned frame; /* 0: not compressed */
+  unsigned dict;  /* frame whose content is its frame's dictionary; 0: none */
   size_t offset, stored;
   unsigned char sha256[FATBIN_SHA256_SIZE];
 };
 
-/* Appends the version 2 manifest for the sorted entries to b. */
+/* Appends the manifest (of version FATBIN_VERSION) for the sorted entries
+ * to b. */
 int fatbin_manifest_build(struct fatbin_buf *b, const struct fatbin_entry *const *sorted,
                           const struct fatbin_placement *where, size_t n,
                           const struct fatbin_meta *meta, enum fatbin_compress mode);

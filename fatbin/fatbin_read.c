@@ -6,7 +6,11 @@
  * they name, data in place); a compressed payload has its frames listed from
  * their headers and only the first, the manifest's, inflated. An object is
  * read when asked for (fatbin_read_object): in place when stored, else by
- * inflating the one frame that holds it and finding its member there.
+ * inflating the one frame that holds it and finding its member there; when
+ * that frame was compressed against a dictionary (version 3), the
+ * dictionary's frame is inflated first. A dictionary's frame never has one
+ * itself, so a read inflates at most two frames, however many objects the
+ * archive holds.
  *
  * The blob may come from anywhere, a damaged file included, so every size and
  * offset is checked against the bytes present before it is used, and every
@@ -14,6 +18,8 @@
  * cap (the manifest frame) or by the object cap (an object's frame), whatever
  * sizes the blob declares. An error leaves nothing allocated and a message in
  * the caller's buffer. */
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +36,25 @@ struct fatbin {
   struct fatbin_members members;         /* stored payload: every member */
   const struct fatbin_member **bound;    /* stored payload: entry i's member */
   struct fatbin_manifest manifest;
+  /* Compressed payload: a decoder left by the last inflate, for the next
+   * (creating one costs more than inflating a small frame). Taken and put
+   * back atomically, since reads of one archive may run in several threads,
+   * which then make their own. */
+  _Atomic(struct ZSTD_DCtx_s *) spare;
 };
+
+/* The archive's spare decoder, or a new one (NULL: out of memory). The
+ * archive is const to its readers; the spare is a cache, not its content. */
+static struct ZSTD_DCtx_s *fatbin_take_decoder(const struct fatbin *fb) {
+  struct ZSTD_DCtx_s *d = atomic_exchange(&((struct fatbin *)fb)->spare, NULL);
+  return d ? d : fatbin_zstd_decoder();
+}
+
+static void fatbin_put_decoder(const struct fatbin *fb, struct ZSTD_DCtx_s *d) {
+  struct ZSTD_DCtx_s *none = NULL;
+  if (d && !atomic_compare_exchange_strong(&((struct fatbin *)fb)->spare, &none, d))
+    fatbin_zstd_decoder_free(d);
+}
 
 /* Checks the header against the bytes present. */
 static int fatbin_open_header(struct fatbin *fb, const void *blob, size_t size, char *err,
@@ -115,8 +139,59 @@ static int fatbin_info_cmp(const void *pa, const void *pb) {
   return strcmp(a->file, b->file);
 }
 
-/* Compressed payload: every object must lie inside the frame it names, and
- * every file be named once. Nothing is inflated to check this. */
+/* Checks that frame k may be inflated: its declared content within the
+ * cap. */
+static int fatbin_check_frame(const struct fatbin *fb, unsigned k, char *err, size_t errlen) {
+  const struct fatbin_frame *f = &fb->frames[k];
+  if (f->content > FATBIN_MAX_FRAME_SIZE)
+    return fatbin_error(err, errlen,
+                        "fatbin: frame %u declares %zu bytes, more than the %zu allowed", k,
+                        f->content, FATBIN_MAX_FRAME_SIZE);
+  return 0;
+}
+
+/* Version 3: the dictionaries. Each object's frame has one dictionary or
+ * none (all objects of a frame must agree), the dictionary is a frame other
+ * than its own and the manifest's (the parser refuses dict=0), and a
+ * dictionary's frame has none itself, so that reading an object never
+ * inflates more than two frames. */
+static int fatbin_check_dicts(struct fatbin *fb, char *err, size_t errlen) {
+  struct fatbin_manifest *m = &fb->manifest;
+  unsigned *dict_of = calloc(fb->nframes, sizeof *dict_of);
+  if (!dict_of)
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  int rc = 0;
+  /* dict_of[k]: 0 while no object names frame k, UINT_MAX for "none". */
+  for (size_t i = 0; i < m->count && rc == 0; i++) {
+    const struct fatbin_object_info *in = &m->infos[i];
+    unsigned want = in->dict ? in->dict : UINT_MAX;
+    if (in->dict && (in->dict >= fb->nframes || in->dict == in->frame))
+      rc = fatbin_error(err, errlen,
+                        "fatbin: MANIFEST gives '%s' (frame %u) frame %u as dictionary, the "
+                        "archive has %zu",
+                        in->file, in->frame, in->dict, fb->nframes);
+    else if (dict_of[in->frame] && dict_of[in->frame] != want)
+      rc = fatbin_error(err, errlen,
+                        "fatbin: MANIFEST gives frame %u two different dictionaries",
+                        in->frame);
+    else if ((dict_of[in->frame] = want) != UINT_MAX)
+      rc = fatbin_check_frame(fb, in->dict, err, errlen);
+  }
+  for (size_t i = 0; i < m->count && rc == 0; i++) {
+    unsigned d = m->infos[i].dict;
+    if (d && dict_of[d] && dict_of[d] != UINT_MAX)
+      rc = fatbin_error(err, errlen,
+                        "fatbin: MANIFEST gives '%s' frame %u as dictionary, which has a "
+                        "dictionary itself",
+                        m->infos[i].file, d);
+  }
+  free(dict_of);
+  return rc;
+}
+
+/* Compressed payload: every object must lie inside the frame it names, its
+ * dictionary be a frame that may be one, and every file be named once.
+ * Nothing is inflated to check this. */
 static int fatbin_check_placements(struct fatbin *fb, char *err, size_t errlen) {
   struct fatbin_manifest *m = &fb->manifest;
   for (size_t i = 0; i < m->count; i++) {
@@ -127,10 +202,8 @@ static int fatbin_check_placements(struct fatbin *fb, char *err, size_t errlen) 
                           "fatbin: MANIFEST puts '%s' in frame %u, the archive has %zu",
                           in->file, in->frame, fb->nframes);
     const struct fatbin_frame *f = &fb->frames[in->frame];
-    if (f->content > FATBIN_MAX_FRAME_SIZE)
-      return fatbin_error(err, errlen,
-                          "fatbin: frame %u declares %zu bytes, more than the %zu allowed",
-                          in->frame, f->content, FATBIN_MAX_FRAME_SIZE);
+    if (fatbin_check_frame(fb, in->frame, err, errlen))
+      return -1;
     if (in->offset < FATBIN_TAR_BLOCK || in->offset > f->content ||
         size > f->content - in->offset)
       return fatbin_error(err, errlen,
@@ -138,6 +211,18 @@ static int fatbin_check_placements(struct fatbin *fb, char *err, size_t errlen) 
                           "frame %u of %zu bytes",
                           in->file, size, in->offset, in->frame, f->content);
     in->frame_size = f->content;
+    in->frame_pos = f->pos;
+    in->frame_stored = f->size;
+  }
+  if (fatbin_check_dicts(fb, err, errlen))
+    return -1;
+  for (size_t i = 0; i < m->count; i++) {
+    struct fatbin_object_info *in = &m->infos[i];
+    if (in->dict) {
+      in->dict_size = fb->frames[in->dict].content;
+      in->dict_pos = fb->frames[in->dict].pos;
+      in->dict_stored = fb->frames[in->dict].size;
+    }
   }
   const struct fatbin_object_info **by_file = malloc((m->count ? m->count : 1) * sizeof *by_file);
   if (!by_file)
@@ -161,9 +246,14 @@ static int fatbin_open_compressed(struct fatbin *fb, char *err, size_t errlen) {
   if (fb->nframes == 0)
     return fatbin_error(err, errlen, "fatbin: the archive does not start with MANIFEST");
   unsigned char *content;
-  if (fatbin_zstd_inflate(fb->payload, &fb->frames[0],
-                          FATBIN_MAX_MANIFEST_SIZE + 2 * FATBIN_TAR_BLOCK, &content, err,
-                          errlen))
+  struct ZSTD_DCtx_s *dctx = fatbin_take_decoder(fb);
+  if (!dctx)
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  int bad = fatbin_zstd_inflate(dctx, fb->payload, &fb->frames[0],
+                                FATBIN_MAX_MANIFEST_SIZE + 2 * FATBIN_TAR_BLOCK, NULL, 0,
+                                &content, err, errlen);
+  fatbin_put_decoder(fb, dctx);
+  if (bad)
     return -1;
   struct fatbin_members ms = {0};
   int rc = fatbin_tar_walk(content, fb->frames[0].content, &ms, err, errlen);
@@ -182,6 +272,7 @@ int fatbin_open(const void *blob, size_t size, struct fatbin **out, char *err,
   struct fatbin *fb = calloc(1, sizeof *fb);
   if (!fb)
     return fatbin_error(err, errlen, "fatbin: out of memory");
+  atomic_init(&fb->spare, NULL);
   int rc = fatbin_open_header(fb, blob, size, err, errlen);
   if (rc == 0)
     rc = fb->header.flags & FATBIN_FLAG_ZSTD ? fatbin_open_compressed(fb, err, errlen)
@@ -197,6 +288,7 @@ int fatbin_open(const void *blob, size_t size, struct fatbin **out, char *err,
 void fatbin_close(struct fatbin *fb) {
   if (!fb)
     return;
+  fatbin_zstd_decoder_free(atomic_load(&fb->spare));
   free(fb->frames);
   fatbin_members_free(&fb->members);
   free(fb->bound);
@@ -232,14 +324,24 @@ const struct fatbin_object_info *fatbin_get_info(const struct fatbin *fb, size_t
   return fb && i < fb->manifest.count ? &fb->manifest.infos[i] : NULL;
 }
 
-/* Inflates the frame holding object i and finds the object in it. */
+/* Inflates the frame holding object i (after its dictionary's frame, if it
+ * has one) and finds the object in it. */
 static int fatbin_read_compressed(const struct fatbin *fb, size_t i, const void **data,
                                   void **to_free, char *err, size_t errlen) {
   const struct fatbin_object_info *in = &fb->manifest.infos[i];
   const struct fatbin_entry *e = &fb->manifest.entries[i];
-  unsigned char *content;
-  if (fatbin_zstd_inflate(fb->payload, &fb->frames[in->frame], FATBIN_MAX_FRAME_SIZE,
-                          &content, err, errlen))
+  unsigned char *dict = NULL, *content = NULL;
+  struct ZSTD_DCtx_s *dctx = fatbin_take_decoder(fb);
+  if (!dctx)
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  int bad = in->dict && fatbin_zstd_inflate(dctx, fb->payload, &fb->frames[in->dict],
+                                            FATBIN_MAX_FRAME_SIZE, NULL, 0, &dict, err, errlen);
+  if (!bad)
+    bad = fatbin_zstd_inflate(dctx, fb->payload, &fb->frames[in->frame], FATBIN_MAX_FRAME_SIZE,
+                              dict, in->dict ? in->dict_size : 0, &content, err, errlen);
+  fatbin_put_decoder(fb, dctx);
+  free(dict);
+  if (bad)
     return -1;
   struct fatbin_members ms = {0};
   int rc = fatbin_tar_walk(content, fb->frames[in->frame].content, &ms, err, errlen);

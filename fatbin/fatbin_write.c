@@ -7,15 +7,18 @@
  * metadata (mtime 0, uid/gid 0, no user or group names, mode 0644) and no
  * padding beyond tar's own 512-byte records. Walking that tar back tells
  * where each member landed. For a compressed blob the tar is then cut at
- * member boundaries into zstd frames, one per (module, vendor, format), so the
- * manifest can say which frame holds each object and at which offset, and
- * how many compressed bytes it took. The manifest is written last, as its
- * own one-member tar placed in front: the object offsets it records are
- * relative to their frame and so do not depend on its length.
+ * member boundaries into zstd frames, one per object, each compressed alone
+ * or against another frame of its family (module, vendor, format) as
+ * dictionary, so the manifest can say which frame holds each object, at
+ * which offset, with which dictionary, and how many compressed bytes it
+ * took. The manifest is written last, as its own one-member tar placed in
+ * front: the object offsets it records are relative to their frame and so
+ * do not depend on its length.
  *
  * Nothing here depends on time, paths or the order of the input, so the same
  * objects and metadata always give byte-identical blobs. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,7 +273,7 @@ struct fatbin_job {
   struct fatbin_buf objects;   /* the objects' tar, end records included */
   struct fatbin_members omembers;
   size_t objects_end;          /* where the end records start */
-  struct fatbin_buf families;  /* the family frames, compressed */
+  struct fatbin_buf families;  /* the objects' frames, compressed */
   struct fatbin_buf manifest;  /* its text, then its one-member tar */
   struct fatbin_buf mtar;
   struct fatbin_members mmembers;
@@ -320,53 +323,154 @@ static int fatbin_write_objects(struct fatbin_job *j, char *err, size_t errlen) 
   return rc;
 }
 
-/* Compresses members [first, last) of the objects' tar as frame `frame`. */
-static int fatbin_compress_frame(struct fatbin_job *j, size_t first, size_t last,
-                                 unsigned frame, char *err, size_t errlen) {
+/* A dictionary must save at least 1/8 of a member's size; dictionaries are
+ * chosen among at most 64 members (64 * 64 trial compressions). */
+#define FATBIN_DICT_MIN_GAIN 8
+#define FATBIN_MAX_FAMILY 64
+
+/* Member i of the objects' tar with its header and padding: what its
+ * frame holds. */
+static const unsigned char *fatbin_member_bytes(const struct fatbin_job *j, size_t i,
+                                                size_t *len) {
   const struct fatbin_member *ms = j->omembers.at;
-  size_t start = ms[first].header_pos, count = last - first;
-  size_t *ends = malloc(count * sizeof *ends), *stored = malloc(count * sizeof *stored);
-  if (!ends || !stored) {
-    free(ends);
-    free(stored);
-    return fatbin_error(err, errlen, "fatbin: out of memory");
+  size_t end = i + 1 < j->n ? ms[i + 1].header_pos : j->objects_end;
+  *len = end - ms[i].header_pos;
+  return j->objects.data + ms[i].header_pos;
+}
+
+/* What the k members of a family cost with `bases` compressed alone and
+ * every other one against its best base: alone[a], or pair[a * k + b] for
+ * member a against base b. */
+static size_t fatbin_family_cost(const size_t *alone, const size_t *pair, size_t k,
+                                 const unsigned char *is_base) {
+  size_t total = 0;
+  for (size_t a = 0; a < k; a++) {
+    size_t c = SIZE_MAX;
+    if (is_base[a])
+      c = alone[a];
+    for (size_t b = 0; b < k && !is_base[a]; b++)
+      if (is_base[b] && pair[a * k + b] < c)
+        c = pair[a * k + b];
+    total += c;
   }
-  for (size_t i = first; i < last; i++) {
-    ends[i - first] = (i + 1 < j->n ? ms[i + 1].header_pos : j->objects_end) - start;
-    j->where[i].frame = frame;
-    j->where[i].offset = ms[i].data_pos - start;
+  return total;
+}
+
+/* Chooses the dictionaries of the family of members [first, first + k):
+ * base[a] is the member (family index) whose frame member a's frame is
+ * compressed against, or a itself when it is compressed alone (a base).
+ *
+ * The choice is by size, since any choice reads at most two frames: every
+ * member's size is estimated alone and against each other member
+ * (fatbin_trial_size), then, starting from the single base that makes the
+ * family smallest, bases are added one at a time while one makes it smaller
+ * (the sm_75 cubin, say, which shares little with the sm_90 one). A member
+ * that a dictionary would shrink by less than 1/FATBIN_DICT_MIN_GAIN is
+ * compressed alone: inflating a dictionary is not worth a few bytes. Ties go
+ * to the member first in archive order, and the estimates are zstd's output
+ * sizes, so the choice is as reproducible as the compression. */
+static int fatbin_choose_dicts(struct fatbin_job *j, size_t first, size_t k, size_t *base,
+                               char *err, size_t errlen) {
+  for (size_t a = 0; a < k; a++)
+    base[a] = a;
+  if (k < 2)
+    return 0;
+  size_t *alone = malloc(k * sizeof *alone), *pair = malloc(k * k * sizeof *pair);
+  unsigned char *is_base = calloc(k, 1);
+  struct fatbin_trial *trial = fatbin_trial_new();
+  int rc = alone && pair && is_base && trial ? 0 : fatbin_error(err, errlen, "fatbin: out of memory");
+  for (size_t a = 0; rc == 0 && a < k; a++) {
+    size_t alen, blen;
+    const unsigned char *am = fatbin_member_bytes(j, first + a, &alen);
+    alone[a] = fatbin_trial_size(trial, am, alen, NULL, 0);
+    for (size_t b = 0; b < k; b++) {
+      const unsigned char *bm = fatbin_member_bytes(j, first + b, &blen);
+      size_t t = a == b ? alone[a] : fatbin_trial_size(trial, am, alen, bm, blen);
+      if (t == SIZE_MAX || alone[a] == SIZE_MAX)
+        rc = fatbin_error(err, errlen, "fatbin: compression failed (estimating sizes)");
+      /* A dictionary costs a load the time to inflate it: worth it only
+       * for a real saving, not for the few bytes of a similar tar header. */
+      else if (a != b && t > alone[a] - alone[a] / FATBIN_DICT_MIN_GAIN)
+        t = alone[a] + 1;
+      pair[a * k + b] = t;
+    }
   }
-  int level = j->mode == FATBIN_COMPRESS_SIZE ? FATBIN_LEVEL_SIZE : FATBIN_LEVEL_FAST;
-  int rc = fatbin_zstd_frame(&j->families, j->objects.data + start, ends[count - 1], level,
-                             ends, stored, count, err, errlen);
-  for (size_t i = first; rc == 0 && i < last; i++)
-    j->where[i].stored = stored[i - first];
-  free(ends);
-  free(stored);
+  size_t best = SIZE_MAX, pick = 0;
+  for (size_t c = 0; rc == 0 && c < k; c++) {
+    is_base[c] = 1;
+    size_t t = fatbin_family_cost(alone, pair, k, is_base);
+    is_base[c] = 0;
+    if (t < best)
+      best = t, pick = c;
+  }
+  while (rc == 0 && !is_base[pick]) {
+    is_base[pick] = 1;
+    for (size_t c = 0; c < k; c++) {
+      if (is_base[c])
+        continue;
+      is_base[c] = 1;
+      size_t t = fatbin_family_cost(alone, pair, k, is_base);
+      is_base[c] = 0;
+      if (t < best)
+        best = t, pick = c;
+    }
+  }
+  for (size_t a = 0; rc == 0 && a < k; a++) {
+    for (size_t b = 0; b < k && !is_base[a]; b++)
+      if (is_base[b] && (base[a] == a || pair[a * k + b] < pair[a * k + base[a]]))
+        base[a] = b;
+  }
+  fatbin_trial_free(trial);
+  free(is_base);
+  free(pair);
+  free(alone);
   return rc;
 }
 
-/* Cuts the objects' tar into frames: one per (module, vendor, format), so
- * that the cubins of all sm share a window (they are the near-duplicates)
- * while loading a cubin does not inflate the PTX, which shares next to
- * nothing with it; and split where a frame would grow past
- * FATBIN_FRAME_SPLIT, so that loading any object inflates a bounded amount.
- * Frame 0 is the manifest's. */
-static int fatbin_compress_families(struct fatbin_job *j, char *err, size_t errlen) {
-  const struct fatbin_member *ms = j->omembers.at;
-  unsigned frame = 0;
+/* Compresses the members [first, first + k) of one family, each as a frame
+ * of its own (member i is frame i + 1; frame 0 is the manifest's), against
+ * the dictionaries fatbin_choose_dicts picked. */
+static int fatbin_compress_family(struct fatbin_job *j, size_t first, size_t k, char *err,
+                                  size_t errlen) {
+  size_t *base = malloc(k * sizeof *base);
+  if (!base)
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  int rc = fatbin_choose_dicts(j, first, k, base, err, errlen);
+  int level = j->mode == FATBIN_COMPRESS_SIZE ? FATBIN_LEVEL_SIZE : FATBIN_LEVEL_FAST;
+  for (size_t a = 0; rc == 0 && a < k; a++) {
+    size_t i = first + a, len, dict_len = 0;
+    const unsigned char *content = fatbin_member_bytes(j, i, &len), *dict = NULL;
+    if (base[a] != a)
+      dict = fatbin_member_bytes(j, first + base[a], &dict_len);
+    j->where[i].frame = (unsigned)(i + 1);
+    j->where[i].dict = dict ? (unsigned)(first + base[a] + 1) : 0;
+    j->where[i].offset = j->omembers.at[i].data_pos - j->omembers.at[i].header_pos;
+    rc = fatbin_zstd_frame(&j->families, content, len, dict, dict_len, level, &len,
+                           &j->where[i].stored, 1, err, errlen);
+  }
+  free(base);
+  return rc;
+}
+
+/* Puts every object in a frame of its own, so that loading one inflates
+ * that frame and at most one other (its dictionary's), never its whole
+ * family; and compresses each family (module, vendor, format: the cubins
+ * of a module, say, which are the near-duplicates, while its PTX shares
+ * next to nothing with them) against dictionaries chosen within it. A
+ * family of more than FATBIN_MAX_FAMILY objects is cut into runs of that
+ * many, which bounds the trial compressions choosing the dictionaries. */
+static int fatbin_compress_objects(struct fatbin_job *j, char *err, size_t errlen) {
+  if (j->n >= UINT_MAX - 1)
+    return fatbin_error(err, errlen, "fatbin: %zu objects are too many", j->n);
   size_t first = 0;
   for (size_t i = 1; i <= j->n; i++) {
-    int cut = i == j->n;
-    if (!cut) {
+    if (i < j->n && i - first < FATBIN_MAX_FAMILY) {
       const struct fatbin_entry *a = j->sorted[first], *b = j->sorted[i];
-      cut = strcmp(a->module, b->module) != 0 || a->vendor != b->vendor ||
-            a->format != b->format ||
-            fatbin_member_end(&ms[i]) - ms[first].header_pos > FATBIN_FRAME_SPLIT;
+      if (strcmp(a->module, b->module) == 0 && a->vendor == b->vendor &&
+          a->format == b->format)
+        continue;
     }
-    if (!cut)
-      continue;
-    if (fatbin_compress_frame(j, first, i, ++frame, err, errlen))
+    if (fatbin_compress_family(j, first, i - first, err, errlen))
       return -1;
     first = i;
   }
@@ -404,13 +508,13 @@ static int fatbin_assemble(struct fatbin_job *j, size_t mtar_len, char *err, siz
     int level = j->mode == FATBIN_COMPRESS_SIZE ? FATBIN_LEVEL_SIZE : FATBIN_LEVEL_FAST;
     size_t stored;
     size_t tail = j->objects.len - j->objects_end;
-    if (rc || fatbin_zstd_frame(b, j->mtar.data, mtar_len, level, &mtar_len, &stored, 1,
-                                err, errlen))
+    if (rc || fatbin_zstd_frame(b, j->mtar.data, mtar_len, NULL, 0, level, &mtar_len,
+                                &stored, 1, err, errlen))
       return rc ? fatbin_error(err, errlen, "fatbin: out of memory") : -1;
     if (fatbin_buf_add(b, j->families.data, j->families.len))
       return fatbin_error(err, errlen, "fatbin: out of memory");
-    if (fatbin_zstd_frame(b, j->objects.data + j->objects_end, tail, level, &tail, &stored,
-                          1, err, errlen))
+    if (fatbin_zstd_frame(b, j->objects.data + j->objects_end, tail, NULL, 0, level, &tail,
+                          &stored, 1, err, errlen))
       return -1;
   }
   size_t payload = b->len - FATBIN_HEADER_SIZE;
@@ -439,7 +543,7 @@ int fatbin_write_ex(const struct fatbin_entry *entries, size_t n,
   if (rc == 0)
     rc = fatbin_write_objects(&j, err, errlen);
   if (rc == 0 && mode != FATBIN_COMPRESS_NONE)
-    rc = fatbin_compress_families(&j, err, errlen);
+    rc = fatbin_compress_objects(&j, err, errlen);
   if (rc == 0)
     rc = fatbin_write_manifest(&j, &mtar_len, err, errlen);
   if (rc == 0)

@@ -2,16 +2,18 @@
  *
  * A compressed payload is the tar cut into pieces at member boundaries, each
  * piece compressed as one standard zstd frame (with its content size and a
- * checksum), the frames simply concatenated: `zstd -d` or bsdtar turn it back
- * into the tar. The writer (fatbin_zstd_write.c) puts the manifest in a frame
- * of its own, then one frame per (module, vendor, format), and the
- * end-of-archive records last.
+ * checksum), the frames simply concatenated. The writer (fatbin_write.c)
+ * puts the manifest in a frame of its own, then one frame per object, and
+ * the end-of-archive records last; an object's frame may be compressed
+ * against the content of another frame, its dictionary (a raw-content
+ * prefix, as `zstd -d -D` takes it), which the manifest names.
  *
  * Reading never inflates more than the frame that holds the object asked
- * for, in one call into a buffer of the frame's declared size: no window
- * buffer, no streaming state, and zstd checks the frame's checksum. Frame
- * headers are read with ZSTD_findFrameCompressedSize, which walks block
- * headers without decoding, so opening an archive costs nothing per object.
+ * for and its dictionary's frame, each in one call into a buffer of the
+ * frame's declared size: no window buffer, no streaming state, and zstd
+ * checks the frame's checksum. Frame headers are read with
+ * ZSTD_findFrameCompressedSize, which walks block headers without decoding,
+ * so opening an archive costs nothing per object.
  *
  * Only decompression is called here, so that the runtime, which links this
  * file, pulls nothing of libzstd's compressor out of libzstd.a. */
@@ -63,7 +65,12 @@ int fatbin_zstd_frames(const unsigned char *p, size_t size, struct fatbin_frame 
   return 0;
 }
 
-int fatbin_zstd_inflate(const unsigned char *p, const struct fatbin_frame *f, size_t cap,
+struct ZSTD_DCtx_s *fatbin_zstd_decoder(void) { return ZSTD_createDCtx(); }
+
+void fatbin_zstd_decoder_free(ZSTD_DCtx *dctx) { ZSTD_freeDCtx(dctx); }
+
+int fatbin_zstd_inflate(ZSTD_DCtx *dctx, const unsigned char *p, const struct fatbin_frame *f,
+                        size_t cap, const unsigned char *dict, size_t dict_size,
                         unsigned char **out, char *err, size_t errlen) {
   *out = NULL;
   if (f->content > cap)
@@ -72,14 +79,16 @@ int fatbin_zstd_inflate(const unsigned char *p, const struct fatbin_frame *f, si
                         "%zu allowed",
                         f->content, cap);
   unsigned char *buf = malloc(f->content ? f->content : 1);
-  ZSTD_DCtx *dctx = ZSTD_createDCtx();
-  if (!buf || !dctx) {
-    free(buf);
-    ZSTD_freeDCtx(dctx);
+  if (!buf)
     return fatbin_error(err, errlen, "fatbin: out of memory");
-  }
-  size_t r = ZSTD_decompressDCtx(dctx, buf, f->content, p + f->pos, f->size);
-  ZSTD_freeDCtx(dctx);
+  /* Nothing of an earlier use (a dictionary) carries over. A prefix costs
+   * nothing to set: no copy, no tables, since it is raw content, as the
+   * writer's always is. */
+  size_t r = ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
+  if (!ZSTD_isError(r) && dict)
+    r = ZSTD_DCtx_refPrefix(dctx, dict, dict_size);
+  if (!ZSTD_isError(r))
+    r = ZSTD_decompressDCtx(dctx, buf, f->content, p + f->pos, f->size);
   if (ZSTD_isError(r) || r != f->content) {
     free(buf);
     if (ZSTD_isError(r))

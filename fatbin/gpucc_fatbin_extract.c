@@ -9,7 +9,9 @@
  * are written under a temporary name and renamed into place when complete.
  * With --archives it writes each blob's payload instead, exactly the bytes
  * after the 24-byte header, as DIR/<module>.tar.zst (or .tar when stored):
- * what bsdtar, or zstd -d | tar, list and unpack.
+ * what bsdtar lists when stored, or compressed with no frame needing a
+ * dictionary; otherwise each frame decodes with `zstd -d -D` given its
+ * dictionary's frame content, as docs/fatbin.md (section 5) shows.
  *
  * `verify` reads every object and checks its size, its SHA-256 against the
  * manifest and its ELF header (or PTX directives) against its entry, with

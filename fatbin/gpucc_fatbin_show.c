@@ -4,7 +4,9 @@
  * the columns MODULE VENDOR TARGET FORMAT SIZE STORED after a header line;
  * scripts (tests/e2e among them) read the first four columns, so they stay
  * first. `info` prints everything the manifest records, as "key value"
- * lines indented under each archive and object. */
+ * lines indented under each archive and object, and where each compressed
+ * object's frame and its dictionary's lie in the payload, which is what it
+ * takes to decode one with the zstd tool (docs/fatbin.md, section 5). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +147,20 @@ static int tool_describe(const struct tool_blob *b, void *ud) {
     printf("    format     %s\n", fatbin_format_name(e->format));
     printf("    features   %s\n", tool_or(e->features, "none"));
     printf("    size       %zu\n", e->size);
-    if (in->frame)
+    if (in->frame) {
       printf("    stored     %zu (frame %u, offset %zu of %zu)\n", in->stored_size, in->frame,
              in->offset, in->frame_size);
-    else
+      /* Where to cut the frames out of the payload for `zstd -d -D`. */
+      printf("    frame      %u, payload offset %zu, %zu bytes\n", in->frame, in->frame_pos,
+             in->frame_stored);
+      if (in->dict)
+        printf("    dictionary frame %u, payload offset %zu, %zu bytes\n", in->dict,
+               in->dict_pos, in->dict_stored);
+      else
+        printf("    dictionary none\n");
+    } else {
       printf("    stored     %zu\n", in->stored_size);
+    }
     if (in->has_sha256) {
       char hex[2 * FATBIN_SHA256_SIZE + 1];
       fatbin_sha256_hex(in->sha256, hex);

@@ -2,15 +2,20 @@
  *
  * It checks what compression promises: near-duplicate objects of one vendor
  * family compress against each other (random data, which no compressor
- * shrinks on its own, shrinks to little more than one copy); objects of
- * different families or modules do not share a frame; every compressed byte
- * is accounted to some member (the `stored` sizes add up to the frames);
- * the same input gives the same bytes, and different metadata different
- * bytes. Then it hands the reader compressed payloads built by hand, the
- * kind a fuzzer or a damaged file produces (missing frames, frames that lie
- * about their size or have none, skippable frames, checksum errors, objects
- * placed where they are not), and expects a clear error from fatbin_open or
- * fatbin_read_object, never a crash or a giant allocation. */
+ * shrinks on its own, shrinks to little more than one copy) through
+ * dictionaries chosen within the family, one per kind of near-duplicate, none
+ * of which has one itself, so that a load inflates at most two objects
+ * however many the family holds; every frame decodes with plain zstd given
+ * its dictionary; every compressed byte is accounted to some member; the same
+ * input gives the same bytes, and different metadata different bytes. Then
+ * it hands the reader compressed payloads built by hand, the kind a fuzzer or
+ * a damaged file produces (missing frames, frames that lie about their size
+ * or have none, skippable frames, checksum errors, objects placed where they
+ * are not; dictionaries missing, wrong, chained, out of range or damaged),
+ * and expects a clear error from fatbin_open or fatbin_read_object, never a
+ * crash, wrong bytes or a giant allocation. */
+#include <limits.h>
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <zstd.h>
@@ -70,34 +75,49 @@ static void test_near_duplicates(void) {
   char err[256];
   CHECK(fatbin_open(size, size_size, &fb, err, sizeof err) == 0);
   REQUIRE(fb);
-  /* Order: module j first, then k's nvidia cubins by number, then amd. */
+  /* Order: module j first, then k's nvidia cubins by number, then amd; one
+   * frame each. */
   static const char *const order[] = {"sm_80", "sm_80", "sm_86", "sm_90", "sm_100", "gfx90a"};
-  static const unsigned frame_of[] = {1, 2, 2, 2, 2, 3};
   static const size_t from[] = {5, 0, 1, 2, 3, 4};
   for (size_t i = 0; i < n; i++) {
     const struct fatbin_object_info *in = fatbin_get_info(fb, i);
     CHECK(strcmp(fatbin_get(fb, i)->target, order[i]) == 0);
-    CHECK(in->frame == frame_of[i]);
+    CHECK(in->frame == i + 1);
     CHECK(object_is(fb, i, e[from[i]].data, e[from[i]].size));
     CHECK(fatbin_verify(fb, i, err, sizeof err) == -1 && strstr(err, "not an ELF"));
   }
-  /* The near-duplicates cost far less than the first of them. */
-  CHECK(fatbin_get_info(fb, 2)->stored_size < OBJ_SIZE / 20);
-  CHECK(fatbin_get_info(fb, 1)->stored_size > OBJ_SIZE);
+  /* Alone in their families, j's cubin and the hsaco have no dictionary. Of
+   * k's four cubins one is compressed alone and is the others' dictionary:
+   * they cost far less than it. */
+  CHECK(fatbin_get_info(fb, 0)->dict == 0 && fatbin_get_info(fb, 5)->dict == 0);
+  unsigned base = 0;
+  for (size_t i = 1; i <= 4; i++)
+    if (fatbin_get_info(fb, i)->dict == 0)
+      base = base ? UINT_MAX : (unsigned)(i + 1);
+  CHECK(base >= 2 && base <= 5);
+  for (size_t i = 1; i <= 4; i++) {
+    const struct fatbin_object_info *in = fatbin_get_info(fb, i);
+    if (in->frame == base) {
+      CHECK(in->stored_size > OBJ_SIZE);
+    } else {
+      CHECK(in->dict == base && in->stored_size < OBJ_SIZE / 20);
+      CHECK(in->dict_size == fatbin_get_info(fb, base - 1)->frame_size);
+    }
+  }
 
-  /* Every compressed byte of a frame is some member's. */
+  /* Every compressed byte is some member's, and each frame is where the
+   * index says. */
   const unsigned char *p = size + FATBIN_HEADER_SIZE;
-  size_t left = blob_len(size) - FATBIN_HEADER_SIZE;
+  size_t left = blob_len(size) - FATBIN_HEADER_SIZE, pos = 0;
   for (unsigned f = 0; left > 0; f++) {
     size_t fsize = ZSTD_findFrameCompressedSize(p, left);
     REQUIRE(!ZSTD_isError(fsize));
-    size_t sum = 0;
-    for (size_t i = 0; i < n; i++)
-      if (fatbin_get_info(fb, i)->frame == f)
-        sum += fatbin_get_info(fb, i)->stored_size;
-    if (f >= 1 && f <= 3)
-      CHECK(sum == fsize);
+    if (f >= 1 && f <= n) {
+      const struct fatbin_object_info *in = fatbin_get_info(fb, f - 1);
+      CHECK(in->stored_size == fsize && in->frame_stored == fsize && in->frame_pos == pos);
+    }
     p += fsize;
+    pos += fsize;
     left -= fsize;
   }
   fatbin_close(fb);
@@ -109,6 +129,95 @@ static void test_near_duplicates(void) {
   free(c);
   free(d);
   free(amd);
+}
+
+/* Decodes frame `frame` of fb's payload as `zstd -d -D dict` does: with
+ * the content of frame `dict` (0: none) loaded as a dictionary, which zstd
+ * takes as raw content because it has no dictionary magic. Returns the
+ * content (malloc'ed, *len bytes) or NULL. */
+static unsigned char *plain_zstd_frame(const unsigned char *blob, const struct fatbin *fb,
+                                       size_t i, size_t *len) {
+  const struct fatbin_object_info *in = fatbin_get_info(fb, i);
+  const unsigned char *payload = blob + FATBIN_HEADER_SIZE;
+  unsigned char *dict = NULL;
+  size_t dict_len = 0;
+  if (in->dict) {
+    dict_len = in->dict_size;
+    dict = malloc(dict_len + 1);
+    REQUIRE(dict);
+    size_t r = ZSTD_decompress(dict, dict_len, payload + in->dict_pos, in->dict_stored);
+    REQUIRE(!ZSTD_isError(r) && r == dict_len);
+  }
+  unsigned char *out = malloc(in->frame_size + 1);
+  ZSTD_DCtx *d = ZSTD_createDCtx();
+  REQUIRE(out && d);
+  size_t r = ZSTD_DCtx_loadDictionary(d, dict, dict_len);
+  if (!ZSTD_isError(r))
+    r = ZSTD_decompressDCtx(d, out, in->frame_size, payload + in->frame_pos, in->frame_stored);
+  ZSTD_freeDCtx(d);
+  free(dict);
+  if (ZSTD_isError(r) || r != in->frame_size) {
+    free(out);
+    return NULL;
+  }
+  *len = r;
+  return out;
+}
+
+/* The dictionaries: a family of two kinds of near-duplicates (as sm_75 is
+ * to sm_8x) gets a dictionary for each kind; no dictionary has one itself,
+ * so a load inflates at most two objects' frames, for any number of targets;
+ * and each frame decodes with plain zstd given its dictionary's content, to
+ * the tar member (header, data, padding) the manifest places there. */
+static void test_dictionaries(void) {
+  enum { KINDS = 2, PER_KIND = 4, N = KINDS * PER_KIND, SZ = 64 * 1024 };
+  unsigned char *obj[N];
+  char targets[N][16];
+  struct fatbin_entry e[N];
+  for (int k = 0; k < KINDS; k++) {
+    unsigned char *first = random_bytes(SZ);
+    for (int v = 0; v < PER_KIND; v++) {
+      int i = k * PER_KIND + v;
+      obj[i] = v ? variant(first, SZ) : first;
+      snprintf(targets[i], sizeof targets[i], "sm_%d", 70 + 10 * k + v);
+      e[i] = (struct fatbin_entry){"k", FATBIN_VENDOR_NVIDIA, targets[i], FATBIN_FORMAT_CUBIN,
+                                   obj[i], SZ, NULL};
+    }
+  }
+  for (size_t n = 1; n <= N; n++) {
+    size_t size;
+    unsigned char *blob = write_blob_mode(e, n, NULL, FATBIN_COMPRESS_FAST, &size);
+    struct fatbin *fb = NULL;
+    char err[256];
+    CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+    REQUIRE(fb && fatbin_count(fb) == n);
+    size_t bases = 0;
+    for (size_t i = 0; i < n; i++) {
+      const struct fatbin_object_info *in = fatbin_get_info(fb, i);
+      CHECK(object_is(fb, i, obj[i], SZ));
+      bases += in->dict == 0;
+      if (in->dict) {
+        CHECK(in->dict >= 1 && in->dict <= n && in->dict != in->frame);
+        CHECK(fatbin_get_info(fb, in->dict - 1)->dict == 0); /* no chains */
+        /* A dictionary of the same kind: its own variants are what help. */
+        CHECK((in->dict - 1) / PER_KIND == i / PER_KIND);
+        CHECK(in->stored_size < SZ / 10);
+      }
+      /* What a load inflates: two objects at most, whatever n is. */
+      CHECK(in->frame_size + in->dict_size <= 2 * (SZ + 1024));
+      size_t len;
+      unsigned char *plain = plain_zstd_frame(blob, fb, i, &len);
+      CHECK(plain && len == in->frame_size && len >= in->offset + SZ &&
+            memcmp(plain + in->offset, obj[i], SZ) == 0);
+      CHECK(plain && memcmp(plain + 257, "ustar", 5) == 0);
+      free(plain);
+    }
+    CHECK(bases == (n > PER_KIND ? 2 : 1));
+    fatbin_close(fb);
+    free(blob);
+  }
+  for (int i = 0; i < N; i++)
+    free(obj[i]);
 }
 
 static void test_reproducible(void) {
@@ -198,6 +307,23 @@ static void add_frame(unsigned char **buf, size_t *len, const void *content, siz
   free(z);
 }
 
+/* Appends a zstd frame of content compressed against dict (n and dict_len
+ * bytes) as a raw-content prefix, as the writer does. */
+static void add_dict_frame(unsigned char **buf, size_t *len, const void *content, size_t n,
+                           const void *dict, size_t dict_len) {
+  size_t cap = ZSTD_compressBound(n);
+  unsigned char *z = malloc(cap);
+  ZSTD_CCtx *c = ZSTD_createCCtx();
+  REQUIRE(z && c);
+  ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+  ZSTD_CCtx_refPrefix(c, dict, dict_len);
+  size_t r = ZSTD_compress2(c, z, cap, content, n);
+  REQUIRE(!ZSTD_isError(r));
+  add(buf, len, z, r);
+  ZSTD_freeCCtx(c);
+  free(z);
+}
+
 /* Appends the frame holding one MANIFEST member with this text. */
 static void add_manifest(unsigned char **buf, size_t *len, const char *manifest) {
   static unsigned char tar[16384];
@@ -208,13 +334,14 @@ static void add_manifest(unsigned char **buf, size_t *len, const char *manifest)
 
 /* Wraps a payload in a compressed blob's header and opens it. The index
  * borrows the blob, so the blob is kept in *keep (free it after closing). */
-static int open_payload(const unsigned char *payload, size_t len, struct fatbin **fb,
-                        unsigned char **keep, char *err, size_t errlen) {
+static int open_payload_v(unsigned version, const unsigned char *payload, size_t len,
+                          struct fatbin **fb, unsigned char **keep, char *err,
+                          size_t errlen) {
   unsigned char *blob = malloc(FATBIN_HEADER_SIZE + len);
   REQUIRE(blob);
   memcpy(blob, "GPUCCFAT", 8);
   memset(blob + 8, 0, 16);
-  blob[8] = 2;
+  blob[8] = (unsigned char)version;
   blob[12] = 1;
   for (int i = 0; i < 8; i++)
     blob[16 + i] = (unsigned char)((uint64_t)len >> (8 * i));
@@ -222,6 +349,13 @@ static int open_payload(const unsigned char *payload, size_t len, struct fatbin 
   err[0] = '\0';
   *keep = blob;
   return fatbin_open(blob, FATBIN_HEADER_SIZE + len, fb, err, errlen);
+}
+
+/* The hand-made payloads of version 2 (frames of several members, no
+ * dictionaries), which readers keep reading. */
+static int open_payload(const unsigned char *payload, size_t len, struct fatbin **fb,
+                        unsigned char **keep, char *err, size_t errlen) {
+  return open_payload_v(2, payload, len, fb, keep, err, errlen);
 }
 
 #define M_HEAD "gpucc-fatbin 2\narchive compress=size\n"
@@ -370,9 +504,167 @@ static void test_hostile(void) {
   free(p);
 }
 
+/* Version 3's dictionaries, on hand-made payloads: frame 1 holds X (2000
+ * bytes), frame 2 holds Y, a near copy, compressed against frame 1. A
+ * dictionary out of range, its own frame's, one that has a dictionary
+ * itself, one that claims too much, or two for one frame are refused at
+ * open; a missing, wrong or damaged dictionary fails the read of Y (zstd's
+ * checksum or its offsets), never returns wrong bytes, and leaves X
+ * readable. */
+static void test_hostile_dicts(void) {
+  static char x[2001], y[2001], x2[2001];
+  for (int i = 0; i < 2000; i++) {
+    x[i] = (char)('a' + rng_next() % 26);
+    x2[i] = (char)('a' + rng_next() % 26);
+  }
+  memcpy(y, x, sizeof y);
+  y[1000] = y[1000] == 'q' ? 'r' : 'q';
+  static unsigned char tx[8192], ty[8192], tx2[8192], txy[16384];
+  const char *nx = "m/sm_90.ptx", *ny = "m/sm_80.ptx";
+  const char *texts_xy[2] = {x, y}, *names_xy[2] = {"m/sm_90.ptx", "m/sm_80.ptx"};
+  const char *tx_text = x, *ty_text = y, *tx2_text = x2;
+  size_t lx = tar_fragment(tx, sizeof tx, &nx, &tx_text, 1);
+  size_t ly = tar_fragment(ty, sizeof ty, &ny, &ty_text, 1);
+  size_t lx2 = tar_fragment(tx2, sizeof tx2, &nx, &tx2_text, 1);
+  size_t lxy = tar_fragment(txy, sizeof txy, names_xy, texts_xy, 2);
+#define M_HEAD3 "gpucc-fatbin 3\narchive compress=fast\n"
+#define OBJ3(target, rest) \
+  "object module=m vendor=nvidia target=" target " format=ptx size=2000 sha256=" HASH_X \
+  " file=m/" target ".ptx " rest "\n"
+
+  struct {
+    const char *manifest;
+    int layout; /* 0: X | Y against X; 1: lying 2^40 | Y against X; 2: X | X and Y,
+                   Y's bytes against X; 3: lying 4096 | Y against X; 4: X2 | Y against X */
+    const char *open_error;  /* NULL: opens */
+    int y_reads, x_reads;    /* when it opens */
+  } cases[] = {
+      {M_HEAD3 OBJ3("sm_90", "frame=1 offset=512 stored=1")
+           OBJ3("sm_80", "frame=2 offset=512 stored=1 dict=1"),
+       0, NULL, 1, 1},
+      {M_HEAD3 OBJ3("sm_90", "frame=1 offset=512 stored=1")
+           OBJ3("sm_80", "frame=2 offset=512 stored=1"),
+       0, NULL, 0, 1},
+      {M_HEAD3 OBJ3("sm_90", "frame=1 offset=512 stored=1")
+           OBJ3("sm_80", "frame=2 offset=512 stored=1 dict=3"),
+       0, "as dictionary, the archive has 3", 0, 0},
+      {M_HEAD3 OBJ3("sm_90", "frame=1 offset=512 stored=1")
+           OBJ3("sm_80", "frame=2 offset=512 stored=1 dict=2"),
+       0, "as dictionary, the archive has 3", 0, 0},
+      {M_HEAD3 OBJ3("sm_90", "frame=1 offset=512 stored=1 dict=2")
+           OBJ3("sm_80", "frame=2 offset=512 stored=1 dict=1"),
+       0, "which has a dictionary itself", 0, 0},
+      {M_HEAD3 OBJ3("sm_80", "frame=2 offset=512 stored=1 dict=1"), 1, "more than the", 0, 0},
+      {M_HEAD3 OBJ3("sm_90", "frame=2 offset=512 stored=1")
+           OBJ3("sm_80", "frame=2 offset=3072 stored=1 dict=1"),
+       2, "two different dictionaries", 0, 0},
+      {M_HEAD3 OBJ3("sm_80", "frame=2 offset=3072 stored=1 dict=1")
+           OBJ3("sm_90", "frame=2 offset=512 stored=1"),
+       2, "two different dictionaries", 0, 0},
+      {M_HEAD3 OBJ3("sm_80", "frame=2 offset=512 stored=1 dict=1"), 3, NULL, 0, 0},
+      {M_HEAD3 OBJ3("sm_90", "frame=1 offset=512 stored=1")
+           OBJ3("sm_80", "frame=2 offset=512 stored=1 dict=1"),
+       4, NULL, 0, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    unsigned char *p = NULL, *blob;
+    size_t len = 0;
+    add_manifest(&p, &len, cases[i].manifest);
+    switch (cases[i].layout) {
+    case 0:
+      add_frame(&p, &len, tx, lx, 1);
+      add_dict_frame(&p, &len, ty, ly, tx, lx);
+      break;
+    case 1:
+      add_lying_frame(&p, &len, (uint64_t)1 << 40);
+      add_dict_frame(&p, &len, ty, ly, tx, lx);
+      break;
+    case 2:
+      add_frame(&p, &len, tx, lx, 1);
+      add_dict_frame(&p, &len, txy, lxy, tx, lx);
+      break;
+    case 3:
+      add_lying_frame(&p, &len, 4096);
+      add_dict_frame(&p, &len, ty, ly, tx, lx);
+      break;
+    case 4:
+      add_frame(&p, &len, tx2, lx2, 1);
+      add_dict_frame(&p, &len, ty, ly, tx, lx);
+      break;
+    }
+    char err[256];
+    struct fatbin *fb = NULL;
+    int r = open_payload_v(3, p, len, &fb, &blob, err, sizeof err);
+    int ok = cases[i].open_error ? r == -1 && fb == NULL && strstr(err, cases[i].open_error)
+                                 : r == 0;
+    if (!ok)
+      fprintf(stderr, "dict open case %zu: r=%d err='%s'\n", i, r, err);
+    CHECK(ok);
+    for (size_t k = 0; r == 0 && fb && k < fatbin_count(fb); k++) {
+      int is_y = strcmp(fatbin_get(fb, k)->target, "sm_80") == 0;
+      const char *want = is_y ? y : cases[i].layout == 4 ? x2 : x;
+      const void *data;
+      size_t size;
+      void *to_free;
+      int got = fatbin_read_object(fb, k, &data, &size, &to_free, err, sizeof err) == 0;
+      CHECK(got == (is_y ? cases[i].y_reads : cases[i].x_reads));
+      if (got) {
+        CHECK(size == 2000 && memcmp(data, want, 2000) == 0);
+        free(to_free);
+      } else {
+        CHECK(to_free == NULL && data == NULL && strstr(err, "corrupt"));
+      }
+    }
+    fatbin_close(fb);
+    free(blob);
+    free(p);
+  }
+
+  /* One flipped bit anywhere in either frame: an error, or the right bytes. */
+  unsigned char *p = NULL, *blob;
+  size_t len = 0;
+  add_manifest(&p, &len, cases[0].manifest);
+  size_t frames = len;
+  add_frame(&p, &len, tx, lx, 1);
+  add_dict_frame(&p, &len, ty, ly, tx, lx);
+  size_t wrong = 0, caught = 0;
+  for (size_t at = frames; at < len; at++) {
+    for (int bit = 0; bit < 8; bit += 3) {
+      p[at] ^= (unsigned char)(1u << bit);
+      struct fatbin *fb = NULL;
+      char err[256];
+      if (open_payload_v(3, p, len, &fb, &blob, err, sizeof err) == 0) {
+        for (size_t k = 0; k < fatbin_count(fb); k++) {
+          const void *data;
+          size_t size;
+          void *to_free;
+          if (fatbin_read_object(fb, k, &data, &size, &to_free, err, sizeof err) != 0) {
+            caught++;
+            continue;
+          }
+          const char *want = strcmp(fatbin_get(fb, k)->target, "sm_80") == 0 ? y : x;
+          wrong += size != 2000 || memcmp(data, want, 2000) != 0;
+          free(to_free);
+        }
+        fatbin_close(fb);
+      } else {
+        caught++;
+      }
+      free(blob);
+      p[at] ^= (unsigned char)(1u << bit);
+    }
+  }
+  CHECK(wrong == 0 && caught > 0);
+  free(p);
+#undef OBJ3
+#undef M_HEAD3
+}
+
 int main(void) {
   test_near_duplicates();
+  test_dictionaries();
   test_reproducible();
   test_hostile();
+  test_hostile_dicts();
   return finish("compress_test");
 }

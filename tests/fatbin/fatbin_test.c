@@ -4,10 +4,12 @@
  * compression mode: what is written reads back byte for byte; the same
  * objects in any order give the same bytes; the archive is a standard tar
  * (read here by libarchive on its own, through its zstd filter for the
- * compressed modes, as bsdtar would) with fixed metadata; a blob cut short
+ * compressed modes, as bsdtar would: the samples are one object per family,
+ * so no frame needs a dictionary) with fixed metadata; a blob cut short
  * anywhere, or with bytes flipped at random, is an error or a valid parse but
  * never a crash (run it under -fsanitize=address,undefined to see that); the
- * manifest's rules hold for version 1 (still read) and version 2; the blobs
+ * manifest's rules hold for version 1 and 2 (still read: blobs their writers
+ * wrote, kept in the seed corpus, verify) and 3; the blobs
  * in an ELF .gpucc_fatbin section are found with their padding skipped.
  * Compression itself, hostile frames and reproducibility are in
  * compress_test.c; content checks in check_test.c. */
@@ -158,7 +160,7 @@ static void check_tar_metadata(const unsigned char *blob, enum fatbin_compress m
       REQUIRE(n > 0);
       char first[256];
       snprintf(first, sizeof first,
-               "gpucc-fatbin 2\narchive gpucc=0.1.0 llvm=22.1.8 compress=%s "
+               "gpucc-fatbin 3\narchive gpucc=0.1.0 llvm=22.1.8 compress=%s "
                "flags=-O3%%20--offload-arch=sm_90,gfx942:xnack-\nobject "
                "module=main_kernels vendor=nvidia target=sm_90 format=cubin "
                "features=+ptx84 size=1000 sha256=",
@@ -185,7 +187,7 @@ static void test_roundtrip(void) {
 
     /* The header, field by field. */
     CHECK(memcmp(blob, "GPUCCFAT", 8) == 0);
-    CHECK(blob[8] == 2 && blob[9] == 0 && blob[10] == 0 && blob[11] == 0);
+    CHECK(blob[8] == 3 && blob[9] == 0 && blob[10] == 0 && blob[11] == 0);
     CHECK(blob[12] == (compressed ? 1 : 0) && blob[13] == 0 && blob[14] == 0 &&
           blob[15] == 0);
     CHECK(size % 8 == 0 && blob_len(blob) <= size && size - blob_len(blob) < 8);
@@ -209,7 +211,7 @@ static void test_roundtrip(void) {
     CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
     REQUIRE(fb);
     CHECK(holds_samples(fb));
-    CHECK(fatbin_version(fb) == 2);
+    CHECK(fatbin_version(fb) == 3);
     CHECK(fatbin_is_compressed(fb) == compressed);
     CHECK(fatbin_blob_size(fb) == blob_len(blob));
     CHECK(fatbin_get(fb, NSAMPLE) == NULL && fatbin_get_info(fb, NSAMPLE) == NULL);
@@ -234,11 +236,13 @@ static void test_roundtrip(void) {
       CHECK(fatbin_verify(fb, i, err, sizeof err) == 0 || samples[i].format != FATBIN_FORMAT_PTX);
     }
     if (compressed) {
-      /* One frame per (module, vendor, format): cubin, ptx, hsaco, so, then
-       * the "other" module's cubin. */
-      static const unsigned frame_of[NSAMPLE] = {1, 2, 3, 4, 5};
-      for (size_t i = 0; i < NSAMPLE; i++)
-        CHECK(fatbin_get_info(fb, i)->frame == frame_of[i]);
+      /* One frame per object, in archive order; each is alone in its family
+       * (module, vendor, format), so none has a dictionary. */
+      for (size_t i = 0; i < NSAMPLE; i++) {
+        const struct fatbin_object_info *in = fatbin_get_info(fb, i);
+        CHECK(in->frame == i + 1 && in->dict == 0 && in->dict_size == 0);
+        CHECK(in->stored_size == in->frame_stored && in->frame_pos > 0);
+      }
     }
 
     /* Stored objects are read in place; compressed ones into a buffer. */
@@ -712,10 +716,10 @@ static void test_manifest_v1(void) {
   blob[12] = 1; /* the zstd flag does not exist in version 1 */
   CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 && strstr(err, "flags 0x1"));
   blob[12] = 0;
-  blob[8] = 3; /* a later version */
+  blob[8] = 4; /* a later version */
   CHECK(!fatbin_is_blob(blob, size));
   CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 &&
-        strstr(err, "unsupported fat binary version 3"));
+        strstr(err, "unsupported fat binary version 4 (this reader knows 1 to 3)"));
   blob[8] = 0;
   CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == -1 &&
         strstr(err, "unsupported fat binary version 0"));
@@ -802,6 +806,71 @@ static void test_manifest_v2(void) {
         strstr(err, HASH_ABC));
   fatbin_close(fb);
   free(blob);
+}
+
+/* Version 3 syntax: dict= names a frame, and only with frame=; in version 2
+ * it is an unknown key like any other. (Whether the frame it names may be a
+ * dictionary is checked against the frames: compress_test.c.) */
+static void test_manifest_v3(void) {
+  char err[256];
+  size_t count;
+  const struct member ptx = {"m/sm_90.ptx", "abc", (size_t)-1};
+  struct {
+    unsigned version;
+    const char *manifest;
+    const char *expect; /* NULL: opens */
+  } cases[] = {
+      {3, "gpucc-fatbin 3\narchive\n" OBJ_A " frame=2 offset=512 stored=1 dict=1\n", NULL},
+      {3, "gpucc-fatbin 3\narchive\n" OBJ_A "\n", NULL},
+      {2, "gpucc-fatbin 2\narchive\n" OBJ_A " frame=2 offset=512 stored=1 dict=x\n", NULL},
+      {3, "gpucc-fatbin 3\narchive\n" OBJ_A " frame=2 offset=512 stored=1 dict=0\n", "bad dict"},
+      {3, "gpucc-fatbin 3\narchive\n" OBJ_A " frame=2 offset=512 stored=1 dict=x\n", "bad dict"},
+      {3, "gpucc-fatbin 3\narchive\n" OBJ_A " frame=2 offset=512 stored=1 dict=\n", "bad dict"},
+      {3, "gpucc-fatbin 3\narchive\n" OBJ_A " dict=1\n", "bad dict"},
+      {3, "gpucc-fatbin 3\narchive\n" OBJ_A " frame=2 offset=512 stored=1 dict=4294967296\n",
+       "bad dict"},
+      {3, "gpucc-fatbin 2\narchive\n" OBJ_A "\n", "says version 2, the header 3"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct member m[] = {{"MANIFEST", cases[i].manifest, (size_t)-1}, ptx};
+    int r = open_members(cases[i].version, m, 2, &count, NULL, err, sizeof err);
+    int ok = cases[i].expect ? r == -1 && strstr(err, cases[i].expect) : r == 0 && count == 1;
+    if (!ok)
+      fprintf(stderr, "v3 manifest case %zu: r=%d err='%s'\n", i, r, err);
+    CHECK(ok);
+  }
+}
+
+/* Blobs the version 1 and 2 writers wrote (the seed corpus keeps them):
+ * they still open, and every object reads back and verifies. */
+static void test_old_blobs(void) {
+  static const struct {
+    const char *file;
+    unsigned version;
+    size_t count;
+  } old[] = {{"v1.blob", 1, 1}, {"v2-none.blob", 2, 7}, {"v2-fast.blob", 2, 7},
+             {"v2-size.blob", 2, 7}, {"v2-empty.blob", 2, 0}};
+  for (size_t k = 0; k < sizeof old / sizeof old[0]; k++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", FATBIN_CORPUS_DIR, old[k].file);
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f);
+    static unsigned char buf[1 << 16];
+    size_t size = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    struct fatbin *fb = NULL;
+    char err[256];
+    CHECK(fatbin_open(buf, size, &fb, err, sizeof err) == 0);
+    CHECK(fatbin_version(fb) == old[k].version && fatbin_count(fb) == old[k].count);
+    for (size_t i = 0; i < fatbin_count(fb); i++) {
+      CHECK(fatbin_get_info(fb, i)->dict == 0);
+      if (fatbin_verify(fb, i, err, sizeof err) != 0) {
+        fprintf(stderr, "%s, object %zu: %s\n", old[k].file, i, err);
+        CHECK(0);
+      }
+    }
+    fatbin_close(fb);
+  }
 }
 
 /* ---- finding blobs in ELF images and bare files ------------------------ */
@@ -1061,12 +1130,12 @@ static void test_bare(void) {
   CHECK(fatbin_probe(text, 0) == 0);
 
   /* The magic with an unknown version is reported, not skipped. */
-  unsigned char *v3 = dup_bytes(blob1, size1);
-  v3[8] = 3;
-  CHECK(fatbin_probe(v3, size1) == 1);
-  CHECK(fatbin_find_blobs(v3, size1, log_visit, &log, err, sizeof err) == -1);
-  CHECK(strstr(err, "unsupported version 3") != NULL);
-  free(v3);
+  unsigned char *v4 = dup_bytes(blob1, size1);
+  v4[8] = 4;
+  CHECK(fatbin_probe(v4, size1) == 1);
+  CHECK(fatbin_find_blobs(v4, size1, log_visit, &log, err, sizeof err) == -1);
+  CHECK(strstr(err, "unsupported version 4") != NULL);
+  free(v4);
   free(blob1);
   free(blob2);
 }
@@ -1169,6 +1238,8 @@ int main(void) {
   test_flips();
   test_manifest_v1();
   test_manifest_v2();
+  test_manifest_v3();
+  test_old_blobs();
   test_elf();
   test_bare();
   test_long_names();

@@ -11,8 +11,9 @@
  * and reads can be written again with fatbin_write_ex and reads back the
  * same (writer and reader agree on every input the reader accepts), and a
  * blob the writer produced from it opens. Objects above 1 MiB and frames
- * above 4 MiB are left unread: the reader allows up to FATBIN_MAX_OBJECT_SIZE,
- * and inflating that much on every run would only make the fuzzer slow.
+ * (with their dictionary's frame) above 4 MiB are left unread: the reader
+ * allows up to FATBIN_MAX_OBJECT_SIZE, and inflating that much on every run
+ * would only make the fuzzer slow.
  *
  * Build and run: see docs/fatbin.md ("Fuzzing"); CTest runs it for 60 s. */
 #include <stdint.h>
@@ -108,7 +109,8 @@ static int fuzz_visit(const void *blob, size_t size, void *ud) {
     fuzz_touch(e->target);
     fuzz_touch(e->features);
     fuzz_touch(in->file);
-    if (e->size > FUZZ_MAX_OBJECT || in->frame_size > FUZZ_MAX_FRAME || !data || !owned) {
+    if (e->size > FUZZ_MAX_OBJECT || in->frame_size > FUZZ_MAX_FRAME ||
+        in->dict_size > FUZZ_MAX_FRAME - in->frame_size || !data || !owned) {
       all_read = 0;
       continue;
     }

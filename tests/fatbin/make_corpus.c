@@ -3,11 +3,14 @@
  *   fatbin_make_corpus DIR
  *
  * Seeds are small but reach every reader path: a blob in each compression
- * mode with objects whose ELF headers and PTX pass fatbin_check_object, an
- * empty archive, a version 1 archive as the first gpucc wrote it, and an ELF
- * relocatable object whose .gpucc_fatbin section holds two blobs with padding
- * between them. Run it again (and commit the result) when the format
- * changes; the seeds are deterministic. */
+ * mode with objects whose ELF headers and PTX pass fatbin_check_object (the
+ * compressed ones with frames that have dictionaries: the two cubins, the
+ * two PTX and the two hsaco are near-duplicates), an empty archive, a
+ * version 1 archive as the first gpucc wrote it, and an ELF relocatable
+ * object whose .gpucc_fatbin section holds two blobs with padding between
+ * them. Run it again (and commit the result) when the format changes; the
+ * seeds are deterministic. The v2-*.blob seeds were written by the version 2
+ * writer and stay as they are: old archives the reader must keep reading. */
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,14 +156,14 @@ int main(int argc, char **argv) {
       {"kernels", FATBIN_VENDOR_HOST, "host", FATBIN_FORMAT_SO, so, sso, NULL},
   };
   size_t n = sizeof e / sizeof e[0], size, size2;
-  static const char *const names[] = {"v2-none.blob", "v2-fast.blob", "v2-size.blob"};
+  static const char *const names[] = {"v3-none.blob", "v3-fast.blob", "v3-size.blob"};
   for (int m = FATBIN_COMPRESS_NONE; m <= FATBIN_COMPRESS_SIZE; m++) {
     void *blob = write_blob(e, n, (enum fatbin_compress)m, &size);
     save(dir, names[m], blob, size);
     free(blob);
   }
   void *blob = write_blob(NULL, 0, FATBIN_COMPRESS_SIZE, &size);
-  save(dir, "v2-empty.blob", blob, size);
+  save(dir, "v3-empty.blob", blob, size);
   free(blob);
   blob = v1_blob(&size);
   save(dir, "v1.blob", blob, size);

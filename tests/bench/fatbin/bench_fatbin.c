@@ -9,8 +9,7 @@
  * and the bench prints the archive size over the sum of the raw objects
  * (the goal for the default mode is <= 0.5x), the time to write, and the
  * time a program start pays to load one object: fatbin_open plus
- * fatbin_read_object of the cubin for the newest sm (the last cubin of its
- * frame, so the most to inflate), best of N.
+ * fatbin_read_object of the cubin for the newest sm, best of N.
  *
  * With --ptxas, it also builds a larger module, the first program's sm_80
  * PTX with its kernels copied until the text is about 512 KiB, compiled by
@@ -198,8 +197,8 @@ static const enum fatbin_compress modes[] = {FATBIN_COMPRESS_NONE, FATBIN_COMPRE
                                              FATBIN_COMPRESS_SIZE};
 
 static void print_head(void) {
-  printf("%-22s %4s %10s | %-23s | %-23s | %-23s | %s\n", "", "", "", "none", "fast",
-         "size (default)", "");
+  printf("%-22s %4s %10s | %-23s | %-23s | %-23s | %s\n", "", "", "", "none",
+         "fast (default)", "size", "");
   printf("%-22s %4s %10s | %6s %7s %8s | %6s %7s %8s | %6s %7s %8s | %s\n", "program", "objs",
          "raw bytes", "ratio", "write", "load", "ratio", "write", "load", "ratio", "write",
          "load", "loaded");
@@ -386,7 +385,7 @@ int main(int argc, char **argv) {
   }
   printf("%-22s %4s %10zu |", "all programs", "", total_raw);
   for (int m = 0; m < 3; m++)
-    printf(" %5.2fx %16s |", (double)total_size[m] / (double)total_raw, "");
+    printf(" %5.2fx %10zu bytes |", (double)total_size[m] / (double)total_raw, total_size[m]);
   printf("\n%-22s %4s %10zu | built by gpucc: %.2fx\n", "", "", total_built,
          (double)total_built / (double)total_raw);
 
