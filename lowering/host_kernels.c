@@ -17,9 +17,12 @@
  *   addrspace(3) globals (workgroup memory) -> slices of ctx->shared
  *
  * Each kernel K then gets two entry points: K__gpucc_thread runs one thread;
- * K__gpucc_block, emitted only for kernels whose threads never wait for one
- * another, runs a whole block as plain nested loops that LLVM can vectorize.
- * Address space 3 stays in the IR: x86 treats it as ordinary memory.
+ * K__gpucc_block runs a whole block as loops over its threads that LLVM can
+ * vectorize, built by host_regions.c (rounds between barriers; one round for
+ * a kernel without any), or as plain nested loops where that cannot be done
+ * for a kernel whose threads never wait for one another. A kernel that
+ * synchronizes and cannot be split has no block entry: its threads run on
+ * fibers. Address space 3 stays in the IR: x86 treats it as ordinary memory.
  *
  * Device functions that read ids, synchronize or use workgroup memory get
  * the ctx too, and those that synchronize are inlined into the kernels
@@ -674,8 +677,15 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
       syncs[i] = 1;
     }
     if (!syncs[i]) {
-      emit_thread_entry(&rw, impls[i], names[i]);
-      emit_block_entry(&rw, impls[i], names[i]);
+      /* Through the region scheme as well, as one round with no stop: its
+       * block entry runs only the threads that a bounds check such as
+       * `if (i < n)` lets through, and that loop is then vectorized. What
+       * it cannot express keeps the plain entries. */
+      const char *unused;
+      if (!host_regions_split(&rw, impls[i], names[i], &unused)) {
+        emit_thread_entry(&rw, impls[i], names[i]);
+        emit_block_entry(&rw, impls[i], names[i]);
+      }
     } else if (callee || !host_regions_split(&rw, impls[i], names[i], &why)) {
       /* impls[i] is untouched: its threads run on fibers. */
       emit_thread_entry(&rw, impls[i], names[i]);

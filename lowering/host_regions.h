@@ -6,11 +6,14 @@
 #include "host_kernels_internal.h"
 
 /* Kernel `impl` (void impl(ctx, args...), intrinsics already rewritten:
- * it calls gpuccHostBarrier / gpuccHostShuffle) is split at those calls.
- * On success it is replaced by a step function and the kernel gets its
- * block entry, thread entry and K__gpucc_scratch; returns 1. Returns 0,
- * with impl untouched and *why saying why, when the kernel must keep running
- * its threads on fibers (the caller then emits the thread entry). */
+ * it may call gpuccHostBarrier / gpuccHostShuffle) is split at those calls,
+ * and at the barriers this adds to some uniform loops (none needed). On
+ * success it is replaced by a step function and the kernel gets its block
+ * entry, thread entry and K__gpucc_scratch; returns 1. Returns 0, with impl
+ * untouched and *why saying why, when the scheme cannot express the kernel:
+ * the caller then emits the thread entry (whose threads run on fibers if the
+ * kernel synchronizes) or, for a kernel without sync points, the plain
+ * entries. */
 int host_regions_split(struct rewriter *rw, LLVMValueRef impl, const char *kname,
                        const char **why);
 
