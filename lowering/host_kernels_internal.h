@@ -1,6 +1,7 @@
 /* host_kernels_internal.h: what the files of the host-target rewrite
- * (host_kernels.c, host_regions.c) share: the rewriter's state and the IR
- * helpers both use. Not an interface for the rest of lowering/. */
+ * (host_kernels.c, host_calls.c, host_regions*.c) share: the rewriter's
+ * state and the IR helpers they use. Not an interface for the rest of
+ * lowering/. */
 #ifndef GPUCC_HOST_KERNELS_INTERNAL_H
 #define GPUCC_HOST_KERNELS_INTERNAL_H
 
