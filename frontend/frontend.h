@@ -112,6 +112,15 @@ int frontend_write_op(MlirOperation op, const char *path);
  * NUL-terminated malloc'ed string of *len bytes. */
 char *frontend_print_op(MlirOperation op, int debug_info, size_t *len);
 
+/* Adds the function `text` (MLIR, one func.func named `name`) at the top
+ * of module (a builtin.module or gpu.module) unless a symbol of that name
+ * is there already. Returns 0 or -1 (reported). */
+int frontend_add_function(MlirOperation module, const char *name, const char *text);
+
+/* Builds `func.call @callee(args)` with the given result types before `at`. */
+MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_t nargs,
+                                   const MlirValue *args, intptr_t nresults, const MlirType *results);
+
 /* Symbol name of an op with sym_name, as a NUL-terminated malloc'ed copy. */
 char *frontend_symbol_name(MlirOperation op);
 

@@ -2,11 +2,13 @@
  * lowering/ make by hand: comparing names, printing a type or attribute
  * into a buffer (for messages and generated names), and finding operations
  * by name (collected first, so that the caller may replace or erase what it
- * found while nothing walks the IR). */
+ * found while nothing walks the IR), and the functions and calls that
+ * device rewrites add (a function written as MLIR text, once per module). */
 #include "frontend.h"
 
 #include "diag.h"
 
+#include <mlir-c/BuiltinAttributes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,4 +82,38 @@ size_t frontend_find_ops(MlirOperation root, const char *const *names, int (*kee
   mlirOperationWalk(root, visit, &f, MlirWalkPreOrder);
   *out = f.ops;
   return f.len;
+}
+
+int frontend_add_function(MlirOperation module, const char *name, const char *text) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirStringRef want = mlirStringRefCreateFromCString(name);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), want))
+      return 0;
+  }
+  MlirOperation fn = mlirOperationCreateParse(mlirOperationGetContext(module),
+                                              mlirStringRefCreateFromCString(text),
+                                              mlirStringRefCreateFromCString("gpucc-generated"));
+  if (mlirOperationIsNull(fn))
+    return diag_error("internal: cannot build the function '%s'", name);
+  mlirBlockInsertOwnedOperation(body, 0, fn);
+  return 0;
+}
+
+MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_t nargs,
+                                   const MlirValue *args, intptr_t nresults, const MlirType *results) {
+  MlirContext ctx = mlirOperationGetContext(at);
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("func.call"),
+                                                mlirOperationGetLocation(at));
+  mlirOperationStateAddOperands(&st, nargs, args);
+  mlirOperationStateAddResults(&st, nresults, results);
+  MlirNamedAttribute attr = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("callee")),
+      mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(callee)));
+  mlirOperationStateAddAttributes(&st, 1, &attr);
+  MlirOperation call = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, call);
+  return call;
 }

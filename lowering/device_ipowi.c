@@ -67,31 +67,17 @@ static int function_for(MlirOperation gpu_module, MlirType t, char *name, size_t
   char type[64];
   frontend_type_text(t, type, sizeof type);
   snprintf(name, size, "__gpucc_ipowi_%s", type);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym),
-                                                         mlirStringRefCreateFromCString(name)))
-      return 0;
-  }
   /* Sized to fit: the type is written some thirty times. */
   char *text = xasprintf(ipowi_template, name, type);
-  MlirOperation fn = mlirOperationCreateParse(mlirOperationGetContext(gpu_module),
-                                              mlirStringRefCreateFromCString(text),
-                                              mlirStringRefCreateFromCString("gpucc-ipowi"));
+  int rc = frontend_add_function(gpu_module, name, text);
   free(text);
-  if (mlirOperationIsNull(fn))
-    return diag_error("internal: cannot build the integer power for '%s'", type);
-  mlirBlockInsertOwnedOperation(body, 0, fn);
-  return 0;
+  return rc;
 }
 
 int lowering_expand_ipowi(MlirOperation gpu_module) {
   static const char *const names[] = {"math.ipowi", NULL};
   MlirOperation *found;
   size_t n = frontend_find_ops(gpu_module, names, is_scalar_ipowi, &found);
-  MlirContext ctx = mlirOperationGetContext(gpu_module);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     MlirOperation op = found[i];
@@ -99,17 +85,8 @@ int lowering_expand_ipowi(MlirOperation gpu_module) {
     char name[128];
     if ((rc = function_for(gpu_module, t, name, sizeof name)) != 0)
       break;
-    MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("func.call"),
-                                                  mlirOperationGetLocation(op));
     MlirValue args[2] = {mlirOperationGetOperand(op, 0), mlirOperationGetOperand(op, 1)};
-    mlirOperationStateAddOperands(&st, 2, args);
-    mlirOperationStateAddResults(&st, 1, &t);
-    MlirNamedAttribute callee = mlirNamedAttributeGet(
-        mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("callee")),
-        mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(name)));
-    mlirOperationStateAddAttributes(&st, 1, &callee);
-    MlirOperation call = mlirOperationCreate(&st);
-    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, call);
+    MlirOperation call = frontend_call_before(op, name, 2, args, 1, &t);
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(call, 0));
     mlirOperationDestroy(op);
   }

@@ -157,28 +157,16 @@ static uint64_t hash_text(const char *s) {
   return h;
 }
 
-/* Adds the function whose text is `body` (a format with "@NAME" where the
- * name goes) to gpu_module unless there already, and writes its name. */
+/* Adds the function whose text is `body` (with "@NAME" where the name
+ * goes) to gpu_module unless there already, and writes its name: a hash of
+ * the text, so that equal functions are made once. */
 static int add_function(MlirOperation gpu_module, const char *body, char *name, size_t size) {
   snprintf(name, size, "__gpucc_mma_%016llx", (unsigned long long)hash_text(body));
-  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
-    if (!mlirAttributeIsNull(sym) &&
-        mlirStringRefEqual(mlirStringAttrGetValue(sym), mlirStringRefCreateFromCString(name)))
-      return 0;
-  }
   const char *at = strstr(body, "@NAME");
   char *text = xasprintf("%.*s@%s%s", (int)(at - body), body, name, at + 5);
-  MlirOperation fn = mlirOperationCreateParse(mlirOperationGetContext(gpu_module),
-                                              mlirStringRefCreateFromCString(text),
-                                              mlirStringRefCreateFromCString("gpucc-mma"));
+  int rc = frontend_add_function(gpu_module, name, text);
   free(text);
-  if (mlirOperationIsNull(fn))
-    return diag_error("internal: cannot build the matrix function %s", name);
-  mlirBlockInsertOwnedOperation(block, 0, fn);
-  return 0;
+  return rc;
 }
 
 static const char prologue[] = "  %c0 = arith.constant 0 : index\n"
@@ -404,22 +392,13 @@ static int call_instead(const struct rewrite *r, MlirOperation op, char *body, M
   free(body);
   if (rc != 0)
     return -1;
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("func.call"),
-                                                mlirOperationGetLocation(op));
+  MlirValue args[8];
   intptr_t n = mlirOperationGetNumOperands(op);
-  for (intptr_t i = 0; i < n; i++) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    mlirOperationStateAddOperands(&st, 1, &v);
-  }
-  if (!mlirTypeIsNull(result))
-    mlirOperationStateAddResults(&st, 1, &result);
-  MlirNamedAttribute callee = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("callee")),
-      mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(name)));
-  mlirOperationStateAddAttributes(&st, 1, &callee);
-  MlirOperation call = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, call);
+  if (n > (intptr_t)(sizeof args / sizeof args[0]))
+    return frontend_error_at(op, "internal: too many operands for a matrix op");
+  for (intptr_t i = 0; i < n; i++)
+    args[i] = mlirOperationGetOperand(op, i);
+  MlirOperation call = frontend_call_before(op, name, n, args, mlirTypeIsNull(result) ? 0 : 1, &result);
   if (!mlirTypeIsNull(result))
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(call, 0));
   mlirOperationDestroy(op);
@@ -604,16 +583,7 @@ static int rewrite_nvvm_elementwise(const struct rewrite *r, MlirOperation op, c
   MlirValue args[2];
   for (int i = 0; i < nargs; i++)
     args[i] = bridge(op, mlirOperationGetOperand(op, i), tin);
-  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("func.call"),
-                                                mlirOperationGetLocation(op));
-  mlirOperationStateAddOperands(&st, nargs, args);
-  mlirOperationStateAddResults(&st, 1, &tout);
-  MlirNamedAttribute callee = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("callee")),
-      mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(name)));
-  mlirOperationStateAddAttributes(&st, 1, &callee);
-  MlirOperation call = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, call);
+  MlirOperation call = frontend_call_before(op, name, nargs, args, 1, &tout);
   MlirValue res = bridge(op, mlirOperationGetResult(call, 0), mlirValueGetType(mlirOperationGetResult(op, 0)));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), res);
   mlirOperationDestroy(op);
