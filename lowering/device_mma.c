@@ -328,16 +328,24 @@ static char *compute_function(enum mma_layout layout, const struct mma_type *a,
   return text;
 }
 
+/* The arith op of an elementwise kind that has one (not extf, negates). */
+static const char *elementwise_arith(const char *kind) {
+  static const struct {
+    const char *kind, *op;
+  } ops[] = {{"addf", "arith.addf"},     {"mulf", "arith.mulf"},     {"subf", "arith.subf"},
+             {"maxf", "arith.maximumf"}, {"minf", "arith.minimumf"}, {"divf", "arith.divf"},
+             {"addi", "arith.addi"},     {"muli", "arith.muli"},     {"subi", "arith.subi"},
+             {"divs", "arith.divsi"},    {"divu", "arith.divui"},    {"negatef", "arith.negf"}};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(kind, ops[i].kind))
+      return ops[i].op;
+  return NULL;
+}
+
 /* "#gpu<mma_element_wise addf>" -> the arith op on the vectors. */
 static char *elementwise_function(const char *kind, const char *vin, const char *vout, int nargs,
                                   const struct fragment *fin, const struct fragment *fout,
                                   const char *ein, const char *eout) {
-  static const struct {
-    const char *kind, *op;
-  } ops[] = {{"addf", "arith.addf"},   {"mulf", "arith.mulf"},   {"subf", "arith.subf"},
-             {"maxf", "arith.maximumf"}, {"minf", "arith.minimumf"}, {"divf", "arith.divf"},
-             {"addi", "arith.addi"},   {"muli", "arith.muli"},   {"subi", "arith.subi"},
-             {"divs", "arith.divsi"},  {"divu", "arith.divui"},  {"negatef", "arith.negf"}};
   if (!strcmp(kind, "extf")) {
     if (fin->stride == fout->stride)
       return xasprintf("func.func private @NAME(%%x: %s) -> %s {\n"
@@ -362,15 +370,15 @@ static char *elementwise_function(const char *kind, const char *vin, const char 
                      "  %%z = arith.constant dense<0> : %s\n"
                      "  %%r = arith.subi %%z, %%x : %s\n  return %%r : %s\n}\n",
                      vin, vout, vin, vin, vout);
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (!strcmp(kind, ops[i].kind))
-      return nargs == 1 ? xasprintf("func.func private @NAME(%%x: %s) -> %s {\n"
-                                    "  %%r = %s %%x : %s\n  return %%r : %s\n}\n",
-                                    vin, vout, ops[i].op, vin, vout)
-                        : xasprintf("func.func private @NAME(%%x: %s, %%y: %s) -> %s {\n"
-                                    "  %%r = %s %%x, %%y : %s\n  return %%r : %s\n}\n",
-                                    vin, vin, vout, ops[i].op, vin, vout);
-  return NULL;
+  const char *op = elementwise_arith(kind);
+  if (!op)
+    return NULL;
+  return nargs == 1 ? xasprintf("func.func private @NAME(%%x: %s) -> %s {\n"
+                                "  %%r = %s %%x : %s\n  return %%r : %s\n}\n",
+                                vin, vout, op, vin, vout)
+                    : xasprintf("func.func private @NAME(%%x: %s, %%y: %s) -> %s {\n"
+                                "  %%r = %s %%x, %%y : %s\n  return %%r : %s\n}\n",
+                                vin, vin, vout, op, vin, vout);
 }
 
 /* ---- rewriting the ops ---- */
@@ -497,16 +505,7 @@ static char *nvvm_elementwise_function(const char *kind, int nargs, const struct
     return NULL;
   struct_text(sin, size, min, nin);
   struct_text(sout, size, mout, nout);
-  const char *arith = NULL;
-  static const struct {
-    const char *kind, *op;
-  } ops[] = {{"addf", "arith.addf"},     {"mulf", "arith.mulf"},       {"subf", "arith.subf"},
-             {"maxf", "arith.maximumf"}, {"minf", "arith.minimumf"},   {"divf", "arith.divf"},
-             {"addi", "arith.addi"},     {"muli", "arith.muli"},       {"subi", "arith.subi"},
-             {"divs", "arith.divsi"},    {"divu", "arith.divui"},      {"negatef", "arith.negf"}};
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (!strcmp(kind, ops[i].kind))
-      arith = ops[i].op;
+  const char *arith = elementwise_arith(kind);
   int ext = !strcmp(kind, "extf"), neg_int = !strcmp(kind, "negates");
   if (!arith && !ext && !neg_int)
     return NULL;
