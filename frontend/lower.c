@@ -59,10 +59,11 @@ static const char *known_reason(MlirStringRef name) {
       {"gpu.alloc", "an asynchronous host_shared allocation has no runtime call; make it synchronous"},
       /* func-to-llvm converts every function whose signature it can. */
       {"func.func", "its signature holds a type with no LLVM equivalent"},
-      /* normalize.c marks the ones every thread reaches; device_subgroup.c
-       * lowers those of scalars. */
-      {"gpu.subgroup_reduce", "gpucc lowers reductions of scalars that every lane of the subgroup "
-                              "reaches (not under a condition or loop that depends on the thread)"},
+      /* device_subgroup.c lowers those of scalars, whichever lanes reach
+       * them, on targets whose pipeline lowers gpu ops to NVVM or ROCDL. */
+      {"gpu.subgroup_reduce", "gpucc lowers subgroup reductions of scalars (integers of up to 32 "
+                              "bits or of 64, f16, bf16, f32, f64), not of vectors; reduce a vector "
+                              "element by element"},
       {"gpu.all_reduce", "gpucc lowers reductions that every thread of the block reaches (not under "
                          "a condition or loop that depends on the thread)"},
   };

@@ -14,18 +14,41 @@
  *   subgroup_id            ->  linear thread id / width
  *   num_subgroups          ->  ceil(threads per block / width)
  *
- * Only uniform reductions (frontend/normalize.c marks those in a kernel's
- * entry block) of scalars are rewritten: a shuffle needs every lane of the
+ * The butterfly is for uniform reductions (frontend/normalize.c marks those
+ * in a kernel's entry block) of scalars: a shuffle needs every lane of the
  * subgroup. A shuffle moves 32 bits on every target, so narrower values
  * (i1..i16, f16, bf16) travel zero-extended in an i32 and 64-bit ones (i64,
  * f64) as two i32 halves; the combining op always runs in the value's own
- * type, so results are exact. Vectors, index values and reductions that are
- * not uniform are left, and the leftover check names them.
+ * type, so results are exact. Vectors and other integer widths (i48,
+ * i128) are left, and the leftover check names them.
+ *
+ * A reduction that is not uniform (under `scf.if %tid < 8`, in a loop whose
+ * trip count depends on the thread) combines the lanes that reach it, as the
+ * gpu dialect says. It becomes a call of a function of the gpu.module that
+ * asks which lanes are active, then reads each active lane's value in turn,
+ * lowest lane first, the same in every lane (so float results are the same
+ * bits in every lane and on every target), keeping those of its own cluster:
+ *
+ *   active = the lanes here                 (a mask of width bits)
+ *   for (m = active; m; m &= m - 1)        (the same trip count in every
+ *     v = x of lane cttz(m)                 active lane: a uniform loop)
+ *     if that lane is in my cluster: acc = first ? v : op(acc, v)
+ *
+ * How a target asks and reads is the dialect its pipeline lowers gpu ops to
+ * (data, not the kind's name): NVVM (NVIDIA, and the host, which rewrites
+ * NVVM for the CPU): llvm.nvvm.activemask and shfl.sync idx among those
+ * lanes; ROCDL (AMD): ballot of the exec mask and readlane, 64-bit masks on
+ * wave64. On NVIDIA sm_80+ (has-redux) an i32 add/and/or/xor/min/max
+ * (signed or not) over the whole subgroup is one redux.sync with the active
+ * mask instead. Clusters work the same way (each lane keeps the values of
+ * the active lanes of its own cluster). A target
+ * whose pipeline is neither keeps the reduction, and the leftover check
+ * names it.
  *
  * Where the target's pipeline runs convert-gpu-to-nvvm with has-redux
- * (NVIDIA sm_80 and newer), full-subgroup i32 reductions of the kinds LLVM
- * 22 maps onto redux.sync (add, and, or, xor, minsi, maxsi) are left to it:
- * one instruction instead of five shuffle steps. */
+ * (NVIDIA sm_80 and newer), full-subgroup uniform i32 reductions of the
+ * kinds LLVM 22 maps onto redux.sync (add, and, or, xor, minsi, maxsi) are
+ * left to it: one instruction instead of five shuffle steps. */
 #include "device_subgroup.h"
 
 #include "diag.h"
@@ -178,19 +201,181 @@ static int leave_to_redux(MlirOperation op, MlirType t, const char *kind, unsign
   return 1;
 }
 
-static int rewrite_reduce(MlirOperation op, unsigned width, int redux) {
+/* What the target's pipeline gives the rewrite (see the top). */
+enum lane_dialect { LANES_NONE, LANES_NVVM, LANES_ROCDL };
+
+struct subgroup {
+  MlirOperation gpu_module;
+  unsigned width;
+  int redux; /* convert-gpu-to-nvvm{has-redux} */
+  enum lane_dialect lanes;
+};
+
+/* redux.sync's name for a reduction kind, or NULL. */
+static const char *redux_kind(const char *kind) {
+  static const char *const table[][2] = {{"add", "add"},   {"and", "and"},   {"or", "or"},
+                                         {"xor", "xor"},   {"minsi", "min"}, {"maxsi", "max"},
+                                         {"minui", "umin"}, {"maxui", "umax"}};
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(kind, table[i][0]))
+      return table[i][1];
+  return NULL;
+}
+
+/* The loop of the function below (see the top), after %active: a mask of
+ * width bits. The value travels in 32-bit pieces, as in shuffle_any. */
+static void active_reduce_loop(FILE *o, const struct subgroup *sg, const char *type, unsigned bits,
+                               int is_float, const char *combine, unsigned spread) {
+  const char *m = sg->width == 64 ? "i64" : "i32";
+  fprintf(o, "  %%c0 = arith.constant 0 : i32\n  %%c31 = arith.constant 31 : i32\n"
+             "  %%z = arith.constant 0 : %s\n  %%one = arith.constant 1 : %s\n"
+             "  %%false = arith.constant false\n  %%yes = arith.constant true\n", m, m);
+  /* The 32-bit pieces a lane read moves (%p0, and %p1 for 64 bits). */
+  const char *xi = "%x";
+  if (is_float) {
+    fprintf(o, "  %%xi = arith.bitcast %%x : %s to i%u\n", type, bits);
+    xi = "%xi";
+  }
+  const char *piece[2] = {"%p0", "%p1"};
+  if (bits < 32)
+    fprintf(o, "  %%p0 = arith.extui %s : i%u to i32\n", xi, bits);
+  else if (bits == 32)
+    piece[0] = xi;
+  else
+    fprintf(o, "  %%c32 = arith.constant 32 : i64\n  %%p0 = arith.trunci %s : i64 to i32\n"
+               "  %%xh = arith.shrui %s, %%c32 : i64\n  %%p1 = arith.trunci %%xh : i64 to i32\n",
+            xi, xi);
+  if (spread != sg->width - 1)
+    fprintf(o, "  %%lane_index = gpu.lane_id\n  %%lane = arith.index_cast %%lane_index : index to i32\n"
+               "  %%outside = arith.constant %u : i32\n",
+            (sg->width - 1) & ~spread);
+  fprintf(o,
+          "  %%r:3 = scf.while (%%bm = %%active, %%bacc = %%x, %%bhave = %%false) : (%1$s, %2$s, i1) "
+          "-> (%1$s, %2$s, i1) {\n"
+          "    %%more = arith.cmpi ne, %%bm, %%z : %1$s\n"
+          "    scf.condition(%%more) %%bm, %%bacc, %%bhave : %1$s, %2$s, i1\n"
+          "  } do {\n"
+          "  ^bb0(%%m: %1$s, %%acc: %2$s, %%have: i1):\n"
+          "    %%jm = math.cttz %%m : %1$s\n",
+          m, type);
+  const char *j = "%jm";
+  if (sg->width == 64) {
+    fputs("    %j = arith.trunci %jm : i64 to i32\n", o);
+    j = "%j";
+  }
+  for (int k = 0; k < (bits == 64 ? 2 : 1); k++) {
+    if (sg->lanes == LANES_NVVM)
+      fprintf(o, "    %%v%d = nvvm.shfl.sync idx %%active, %s, %s, %%c31 : i32 -> i32\n", k, piece[k], j);
+    else
+      fprintf(o, "    %%v%d = rocdl.readlane %s, %s : (i32, i32) -> i32\n", k, piece[k], j);
+  }
+  const char *vi = "%v0";
+  if (bits < 32) {
+    fprintf(o, "    %%vi = arith.trunci %%v0 : i32 to i%u\n", bits);
+    vi = "%vi";
+  } else if (bits == 64) {
+    fputs("    %lo = arith.extui %v0 : i32 to i64\n    %hi = arith.extui %v1 : i32 to i64\n"
+          "    %his = arith.shli %hi, %c32 : i64\n    %vi = arith.ori %lo, %his : i64\n", o);
+    vi = "%vi";
+  }
+  if (is_float) {
+    fprintf(o, "    %%v = arith.bitcast %s : i%u to %s\n", vi, bits, type);
+    vi = "%v";
+  }
+  fprintf(o, "    %%c = %2$s %%acc, %1$s : %3$s\n    %%y = arith.select %%have, %%c, %1$s : %3$s\n",
+          vi, combine, type);
+  const char *acc = "%y", *have = "%yes";
+  if (spread != sg->width - 1) { /* only the lanes of the caller's cluster count */
+    fprintf(o, "    %%d = arith.xori %s, %%lane : i32\n    %%dout = arith.andi %%d, %%outside : i32\n"
+               "    %%in = arith.cmpi eq, %%dout, %%c0 : i32\n"
+               "    %%nacc = arith.select %%in, %%y, %%acc : %s\n"
+               "    %%nhave = arith.ori %%have, %%in : i1\n",
+            j, type);
+    acc = "%nacc";
+    have = "%nhave";
+  }
+  fprintf(o,
+          "    %%m1 = arith.subi %%m, %%one : %1$s\n    %%nm = arith.andi %%m, %%m1 : %1$s\n"
+          "    scf.yield %%nm, %3$s, %4$s : %1$s, %2$s, i1\n"
+          "  }\n"
+          "  return %%r#1 : %2$s\n}\n",
+          m, type, acc, have);
+}
+
+/* The text of function @name that reduces %x over the active lanes of the
+ * caller's cluster (cluster lanes differ from the caller's lane only in
+ * the bits of `spread`), lowest lane first. */
+static char *active_reduce_text(const struct subgroup *sg, const char *name, const char *type,
+                                unsigned bits, int is_float, const char *combine,
+                                const char *redux, unsigned spread) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *o = open_memstream(&text, &len);
+  if (!o)
+    BUG("out of memory");
+  const char *m = sg->width == 64 ? "i64" : "i32";
+  fprintf(o, "func.func private @%s(%%x: %s) -> %s {\n", name, type, type);
+  if (sg->lanes == LANES_NVVM)
+    fputs("  %active = llvm.call_intrinsic \"llvm.nvvm.activemask\"() : () -> i32\n", o);
+  else
+    fprintf(o, "  %%true = arith.constant true\n  %%active = rocdl.ballot %%true : %s\n", m);
+  if (redux) { /* the whole subgroup, i32 */
+    fprintf(o, "  %%r = nvvm.redux.sync %s %%x, %%active : i32 -> i32\n  return %%r : i32\n}\n", redux);
+  } else {
+    active_reduce_loop(o, sg, type, bits, is_float, combine, spread);
+  }
+  if (fclose(o) != 0)
+    BUG("out of memory");
+  return text;
+}
+
+/* A reduction that not every lane of the subgroup may reach: a call of
+ * the function above, made once per type, kind and cluster. Left (0) where
+ * the target's pipeline has no lane dialect gpucc knows. */
+static int reduce_active(MlirOperation op, const struct subgroup *sg, MlirType t, unsigned bits,
+                         const char *kind, const char *combine) {
+  if ((sg->lanes == LANES_NVVM && sg->width != 32) ||
+      (sg->lanes == LANES_ROCDL && sg->width != 32 && sg->width != 64) || sg->lanes == LANES_NONE)
+    return 0;
+  int64_t cluster = int_attr(op, "cluster_size", sg->width), stride = int_attr(op, "cluster_stride", 1);
+  /* The lane-index bits that vary within a cluster (sizes and strides are
+   * powers of two); all of them for the whole subgroup. */
+  unsigned spread = (unsigned)((cluster - 1) * stride) & (sg->width - 1);
+  const char *redux = NULL;
+  if (sg->lanes == LANES_NVVM && sg->redux && spread == sg->width - 1 && mlirTypeIsAInteger(t) &&
+      bits == 32)
+    redux = redux_kind(kind);
+  char type[64], name[160];
+  frontend_type_text(t, type, sizeof type);
+  snprintf(name, sizeof name, "__gpucc_reduce_active_%s_%s_%x", kind, type, spread);
+  char *text = active_reduce_text(sg, name, type, bits, mlirTypeIsAFloat(t), combine, redux, spread);
+  int rc = frontend_add_function(sg->gpu_module, name, text);
+  free(text);
+  if (rc != 0)
+    return rc;
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  MlirOperation call = frontend_call_before(op, name, 1, &x, 1, &t);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(call, 0));
+  mlirOperationDestroy(op);
+  return 0;
+}
+
+static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirValue x = mlirOperationGetOperand(op, 0);
   MlirType t = mlirValueGetType(x);
-  unsigned bits = scalar_bits(t);
+  unsigned bits = scalar_bits(t), width = sg->width;
   int is_float = mlirTypeIsAFloat(t);
-  if (mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("uniform"))) ||
-      bits == 0 || (bits > 32 && bits != 64))
+  if (bits == 0 || (bits > 32 && bits != 64))
     return 0; /* left for the leftover check */
   char kind[32];
   reduction_kind(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("op")), kind);
   const char *combine = combiner(kind, is_float);
-  if (!combine || (redux && leave_to_redux(op, t, kind, width)))
+  if (!combine)
+    return 0;
+  if (mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("uniform"))))
+    return reduce_active(op, sg, t, bits, kind, combine);
+  if (sg->redux && leave_to_redux(op, t, kind, width))
     return 0;
   int64_t cluster = int_attr(op, "cluster_size", width), stride = int_attr(op, "cluster_stride", 1);
   MlirType i32 = mlirIntegerTypeGet(ctx, 32);
@@ -238,16 +423,24 @@ static void replace_index(MlirOperation op, unsigned width) {
   mlirOperationDestroy(op);
 }
 
-/* The target's pipeline lowers some reductions itself (see the top). */
-static int pipeline_has_redux(const struct target *t) {
+/* What the target's pipeline lowers itself (redux.sync), and the dialect
+ * it lowers gpu ops to (see the top). */
+static void pipeline_facts(const struct target *t, struct subgroup *sg) {
   char text[4096];
-  return t->info->kind->lowering->pipeline(text, sizeof text, t) == 0 &&
-         strstr(text, "has-redux") != NULL;
+  sg->redux = 0;
+  sg->lanes = LANES_NONE;
+  if (t->info->kind->lowering->pipeline(text, sizeof text, t) != 0)
+    return;
+  sg->redux = strstr(text, "has-redux") != NULL;
+  if (strstr(text, "convert-gpu-to-rocdl"))
+    sg->lanes = LANES_ROCDL;
+  else if (strstr(text, "convert-gpu-to-nvvm"))
+    sg->lanes = LANES_NVVM;
 }
 
 int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *t) {
-  unsigned width = t->info->kind->lowering->subgroup_width(t);
-  int redux = pipeline_has_redux(t);
+  struct subgroup sg = {gpu_module, t->info->kind->lowering->subgroup_width(t), 0, LANES_NONE};
+  pipeline_facts(t, &sg);
   static const char *const names[] = {"gpu.subgroup_reduce", "gpu.subgroup_size", "gpu.subgroup_id",
                                       "gpu.num_subgroups", NULL};
   MlirOperation *found;
@@ -255,9 +448,9 @@ int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     if (frontend_op_is(found[i], "gpu.subgroup_reduce"))
-      rc = rewrite_reduce(found[i], width, redux);
+      rc = rewrite_reduce(found[i], &sg);
     else
-      replace_index(found[i], width);
+      replace_index(found[i], sg.width);
   }
   free(found);
   return rc;

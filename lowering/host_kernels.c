@@ -11,6 +11,7 @@
  *   llvm.nvvm.read.ptx.sreg.laneid / warpsize -> computed from ctx / 32
  *   llvm.nvvm.barrier*  -> gpuccHostBarrier(ctx)
  *   llvm.nvvm.shfl.sync.* -> gpuccHostShuffle(ctx, ...)
+ *   llvm.nvvm.activemask -> gpuccHostShuffle(ctx, ACTIVE, site, ...)
  *   vprintf             -> gpuccHostPrintf (same contract)
  *   __assertfail        -> gpuccHostAssertFail(ctx, ...), the thread returns
  *   __nv_<fn> (libdevice) -> <fn> from libm (powi, rsqrt: defined here)
@@ -47,6 +48,13 @@
 
 /* -v: say which kernels keep fibers and why (host_kernels_set_verbose). */
 static int verbose;
+
+/* The number of the next llvm.nvvm.activemask rewritten in this module
+ * (reset per module, so objects are reproducible). The runtime tells the
+ * lanes at one call site from those at another by it, and lets the lowest
+ * number go first, so sites are numbered in the order of the code; device
+ * functions that synchronize are inlined by then, each copy a site. */
+static unsigned next_active_site;
 
 void host_kernels_set_verbose(int on) { verbose = on; }
 
@@ -262,9 +270,24 @@ static int rewrite_call(struct rewriter *rw, LLVMValueRef call, LLVMValueRef ctx
     LLVMValueRef fn = host_declare(rw, "gpuccHostBarrier", LLVMVoidTypeInContext(rw->c), &p, 1);
     LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &ctx, 1, "");
     *sync = 1;
+  } else if (!strcmp(name, "llvm.nvvm.activemask")) {
+    /* The lanes that reached this point (device_subgroup.c reduces over
+     * them): a rendezvous like a shuffle, which moves no value. */
+    LLVMTypeRef params[5] = {rw->ptr, rw->i32, rw->i32, rw->i32, rw->i32};
+    LLVMValueRef fn = host_declare(rw, "gpuccHostShuffle", rw->i64, params, 5);
+    LLVMValueRef zero = LLVMConstInt(rw->i32, 0, 0);
+    LLVMValueRef args[5] = {ctx, LLVMConstInt(rw->i32, GPUCC_HOST_SHFL_ACTIVE, 0),
+                            LLVMConstInt(rw->i32, next_active_site++, 0), zero, zero};
+    LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 5, "");
+    repl = LLVMBuildTrunc(b, r, rw->i32, "active");
+    *sync = 1;
   } else if (starts_with(name, "llvm.nvvm.shfl.sync.")) {
     const char *m = name + strlen("llvm.nvvm.shfl.sync.");
     unsigned mode = starts_with(m, "idx") ? 0 : starts_with(m, "up") ? 1 : starts_with(m, "down") ? 2 : 3;
+    /* A member mask known only at run time (an activemask's): the lanes
+     * that take part are some of the subgroup's, and go first. */
+    if (!LLVMIsAConstantInt(LLVMGetOperand(call, 0)))
+      mode |= GPUCC_HOST_SHFL_PARTIAL;
     LLVMTypeRef params[5] = {rw->ptr, rw->i32, rw->i32, rw->i32, rw->i32};
     LLVMValueRef fn = host_declare(rw, "gpuccHostShuffle", rw->i64, params, 5);
     LLVMValueRef val = LLVMGetOperand(call, 1);
@@ -616,6 +639,7 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
   LLVMTypeRef dim3 = LLVMArrayType2(rw.i32, 3);
   LLVMTypeRef fields[GPUCC_HOST_CTX_FIELDS] = {dim3, dim3, dim3, dim3, rw.ptr, rw.ptr, rw.ptr};
   rw.ctx_ty = LLVMStructTypeInContext(rw.c, fields, GPUCC_HOST_CTX_FIELDS, 0);
+  next_active_site = 0;
 
   /* Kernels first: collect them before adding functions to the module. */
   size_t nk = 0, cap = 0;

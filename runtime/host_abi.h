@@ -50,7 +50,7 @@
 
 #include <stdint.h>
 
-#define GPUCC_HOST_ABI_VERSION 3u
+#define GPUCC_HOST_ABI_VERSION 4u
 /* Threads that shuffle with each other: gpu.shuffle works within groups of
  * this many consecutive (linearized) thread ids, as a warp does on NVIDIA. */
 #define GPUCC_HOST_SUBGROUP_SIZE 32u
@@ -86,12 +86,20 @@ enum gpucc_host_ctx_field {
 #define GPUCC_HOST_SHARED_BYTES_SYMBOL "gpucc_host_shared_bytes"
 #define GPUCC_HOST_ABI_VERSION_SYMBOL "gpucc_host_abi_version"
 
+/* The `mode` of gpuccHostShuffle: a PTX shfl.sync mode, or ACTIVE, which
+ * moves no value and returns the lanes of the subgroup that reached it
+ * (PTX activemask): `value` numbers the call site, and only the lanes
+ * waiting at the same site count. */
 enum gpucc_host_shuffle_mode {
   GPUCC_HOST_SHFL_IDX = 0,
   GPUCC_HOST_SHFL_UP = 1,
   GPUCC_HOST_SHFL_DOWN = 2,
   GPUCC_HOST_SHFL_BFLY = 3,
+  GPUCC_HOST_SHFL_ACTIVE = 4,
 };
+/* Or'ed into a shfl.sync mode: the member mask was computed at run time
+ * (from ACTIVE), so only some lanes of the subgroup take part. */
+#define GPUCC_HOST_SHFL_PARTIAL 8u
 
 /* One thread's part in a shuffle, for a block entry: the operands of
  * gpuccHostShuffle, and its result once the shuffle completed. */
@@ -122,7 +130,10 @@ void gpuccHostBarrier(struct gpucc_host_ctx *ctx);
  * calling thread's subgroup calls it; returns the 32-bit value of the source
  * lane in the low half and 1 in bit 32 when that lane was in range (the
  * predicate), 0 otherwise. `lane_or_delta` and `clamp` are the PTX operands b
- * and c (c packs the segment mask in bits 8-12 and the clamp in bits 0-4). */
+ * and c (c packs the segment mask in bits 8-12 and the clamp in bits 0-4).
+ * A subgroup whose lanes wait at different shuffles completes them in this
+ * order: PARTIAL shuffles, then ACTIVE at the lowest site number, then the
+ * rest; the others wait (host_exec.c says why). */
 uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, uint32_t value,
                           uint32_t lane_or_delta, uint32_t clamp);
 

@@ -21,23 +21,15 @@
 
 #define MAX_BLOCK_THREADS 1024
 
-/* What a GPU thread offered at its warp's shuffles: two slots, by parity
- * of the warp's shuffle count, each tagged with that count. Two, because a
- * thread that has finished a shuffle may offer its next value before every
- * other lane has read the previous one; tagged, so that a lane that did not
- * take part in a shuffle is recognized (see gpuccHostShuffle). */
-struct lane_slot {
-  uint32_t value[2];
-  unsigned long gen[2];
-};
-
 /* Where the threads of one warp are. Only fibers of one block, on one OS
- * thread, touch it: no atomics. */
+ * thread, touch it: no atomics. A thread waiting in a shuffle has its
+ * operands in its lane record (struct gpucc_host_lane, one per thread, as
+ * in a block entry's scratch) and its bit in `shuffling`; whoever completes
+ * the shuffle writes its result there and clears the bit. */
 struct warp_state {
   unsigned alive;      /* threads that have not returned */
-  unsigned at_shuffle; /* waiting in the warp's current shuffle */
+  uint32_t shuffling;  /* lanes waiting in a shuffle */
   unsigned at_barrier; /* waiting at the block's current barrier */
-  unsigned long gen;   /* shuffles completed */
 };
 
 /* What one worker keeps between blocks. */
@@ -50,7 +42,7 @@ struct worker {
   struct gpucc_host_ctx *ctxs;
   unsigned char *done;
   void **sp;
-  struct lane_slot *lanes;  /* one per thread */
+  struct gpucc_host_lane *lanes; /* one per thread */
   struct warp_state *warps; /* one per warp */
   unsigned capacity;        /* threads in ctxs/done/sp/lanes/warps */
 };
@@ -119,7 +111,7 @@ static int worker_reserve(struct worker *w, unsigned threads, size_t shared, siz
     void **sp = realloc(w->sp, threads * sizeof *sp);
     if (sp)
       w->sp = sp;
-    struct lane_slot *x = realloc(w->lanes, threads * sizeof *x);
+    struct gpucc_host_lane *x = realloc(w->lanes, threads * sizeof *x);
     if (x)
       w->lanes = x;
     size_t nwarps = (threads + GPUCC_HOST_SUBGROUP_SIZE - 1) / GPUCC_HOST_SUBGROUP_SIZE;
@@ -201,8 +193,6 @@ static int run_block(struct worker *w, struct launch *l, unsigned long index) {
     w->warps[i] = (struct warp_state){
         .alive = left < GPUCC_HOST_SUBGROUP_SIZE ? left : GPUCC_HOST_SUBGROUP_SIZE};
   }
-  for (unsigned t = 0; t < n; t++)
-    w->lanes[t].gen[0] = w->lanes[t].gen[1] = (unsigned long)-1; /* no shuffle yet */
   for (unsigned t = 0; t < n; t++) {
     struct gpucc_host_ctx *c = &w->ctxs[t];
     *c = base;
@@ -387,13 +377,83 @@ RT_EXPORT void gpuccHostAssertFail(struct gpucc_host_ctx *ctx, const char *messa
  *
  * - A barrier completes when every thread that has not returned has
  *   arrived at it.
- * - A shuffle completes when every thread of the warp that has not
- *   returned is either in it or waiting at a barrier. A thread waiting at a
- *   barrier cannot take part: the barrier cannot complete before the
- *   shuffling threads reach it. This is how the runtime learns which lanes
- *   take part (the PTX member mask, which the compiler does not pass).
+ * - A warp's shuffles complete when every thread of the warp that has not
+ *   returned is either in a shuffle or waiting at a barrier. A thread
+ *   waiting at a barrier cannot take part: the barrier cannot complete
+ *   before the shuffling threads reach it. This is how the runtime learns
+ *   which lanes take part (the PTX member mask, which the compiler does not
+ *   pass).
+ * - The lanes of a warp need not all wait in the same shuffle: a reduction
+ *   that only some lanes reach (device_subgroup.c: ACTIVE, then PARTIAL
+ *   shuffles among those lanes) while the others went on to the next one.
+ *   What completes then is, in this order: the PARTIAL shuffles (a
+ *   reduction under way); else the ACTIVE queries of the lowest site number
+ *   (the compiler numbers sites in program order, so lanes that skipped
+ *   ahead wait for those behind, and meet them where a GPU reconverges);
+ *   else every shuffle, as above. The other lanes wait; a shuffle with the
+ *   whole warp so waits for the lanes that are still reducing, as it would
+ *   on a GPU.
  * So every state in which all live threads wait lets something complete: a
  * well-formed kernel never deadlocks here. */
+
+/* The source lane j of `lane` and whether it is in range (the predicate),
+ * by the rules of PTX shfl.sync. */
+static int shuffle_source(unsigned lane, uint32_t mode, uint32_t b, uint32_t c, int *jp) {
+  int segmask = (int)((c >> 8) & 31), cval = (int)(c & 31);
+  int max_lane = ((int)lane & segmask) | (cval & ~segmask);
+  int min_lane = (int)lane & segmask;
+  int j = (int)lane, ok = 0;
+  switch (mode) {
+  case GPUCC_HOST_SHFL_UP: j = (int)lane - (int)(b & 31); ok = j >= max_lane; break;
+  case GPUCC_HOST_SHFL_DOWN: j = (int)lane + (int)(b & 31); ok = j <= max_lane; break;
+  case GPUCC_HOST_SHFL_BFLY: j = (int)lane ^ (int)(b & 31); ok = j <= max_lane; break;
+  default: j = min_lane | ((int)(b & 31) & ~segmask); ok = j <= max_lane; break;
+  }
+  *jp = j;
+  return ok;
+}
+
+/* Completes what the shuffling lanes of one warp can complete now (the
+ * order above): `lanes` are the warp's n lane records, `in` has a bit per
+ * lane waiting in a shuffle (not 0). Writes the results of the lanes that
+ * complete and returns their bits. Values are read from the records as
+ * they are, before any result is written: a snapshot. */
+static uint32_t complete_shuffles(struct gpucc_host_lane *lanes, unsigned n, uint32_t in) {
+  uint32_t partial = 0, active = 0, site = UINT32_MAX;
+  for (unsigned t = 0; t < n; t++) {
+    if (!(in >> t & 1))
+      continue;
+    if (lanes[t].mode & GPUCC_HOST_SHFL_PARTIAL)
+      partial |= 1u << t;
+    else if (lanes[t].mode == GPUCC_HOST_SHFL_ACTIVE && lanes[t].value <= site)
+      site = lanes[t].value;
+  }
+  if (!partial && site != UINT32_MAX)
+    for (unsigned t = 0; t < n; t++)
+      if ((in >> t & 1) && lanes[t].mode == GPUCC_HOST_SHFL_ACTIVE && lanes[t].value == site)
+        active |= 1u << t;
+  uint32_t go = partial ? partial : active ? active : in;
+  for (unsigned t = 0; t < n; t++) {
+    if (!(go >> t & 1))
+      continue;
+    struct gpucc_host_lane *me = &lanes[t];
+    if (me->mode == GPUCC_HOST_SHFL_ACTIVE) {
+      me->result = go;
+      continue;
+    }
+    int j, ok = shuffle_source(t, me->mode & ~GPUCC_HOST_SHFL_PARTIAL, me->lane_or_delta, me->clamp, &j);
+    /* A lane beyond the end of a partial last warp does not exist. */
+    if (ok && (unsigned)j >= n)
+      ok = 0;
+    /* Reading a lane outside the member mask is undefined on a GPU; here
+     * it gives the thread's own value rather than a stale one. */
+    uint32_t result = me->value;
+    if (ok && (go >> j & 1))
+      result = lanes[j].value;
+    me->result = (uint64_t)result | ((uint64_t)(ok ? 1 : 0) << 32);
+  }
+  return go;
+}
 
 static void barrier_complete(struct fiber_job *job) {
   job->arrived = 0;
@@ -417,23 +477,6 @@ RT_EXPORT void gpuccHostBarrier(struct gpucc_host_ctx *ctx) {
   }
 }
 
-/* The source lane j of `lane` and whether it is in range (the predicate),
- * by the rules of PTX shfl.sync. */
-static int shuffle_source(unsigned lane, uint32_t mode, uint32_t b, uint32_t c, int *jp) {
-  int segmask = (int)((c >> 8) & 31), cval = (int)(c & 31);
-  int max_lane = ((int)lane & segmask) | (cval & ~segmask);
-  int min_lane = (int)lane & segmask;
-  int j = (int)lane, ok = 0;
-  switch (mode) {
-  case GPUCC_HOST_SHFL_UP: j = (int)lane - (int)(b & 31); ok = j >= max_lane; break;
-  case GPUCC_HOST_SHFL_DOWN: j = (int)lane + (int)(b & 31); ok = j <= max_lane; break;
-  case GPUCC_HOST_SHFL_BFLY: j = (int)lane ^ (int)(b & 31); ok = j <= max_lane; break;
-  default: j = min_lane | ((int)(b & 31) & ~segmask); ok = j <= max_lane; break;
-  }
-  *jp = j;
-  return ok;
-}
-
 RT_EXPORT uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, uint32_t value,
                                     uint32_t b, uint32_t c) {
   struct rt_fiber_block *fb = ctx->sched;
@@ -441,45 +484,31 @@ RT_EXPORT uint64_t gpuccHostShuffle(struct gpucc_host_ctx *ctx, uint32_t mode, u
   unsigned me = fb->current;
   unsigned lane = me % GPUCC_HOST_SUBGROUP_SIZE;
   unsigned warp_base = me - lane;
+  unsigned n = fb->n - warp_base < GPUCC_HOST_SUBGROUP_SIZE ? fb->n - warp_base : GPUCC_HOST_SUBGROUP_SIZE;
   struct warp_state *warp = &job->w->warps[me / GPUCC_HOST_SUBGROUP_SIZE];
-  /* Offer the value, then wait until the shuffle completes. */
-  unsigned long gen = warp->gen;
-  struct lane_slot *mine = &job->w->lanes[me];
-  mine->value[gen & 1] = value;
-  mine->gen[gen & 1] = gen;
-  warp->at_shuffle++;
-  while (warp->gen == gen) {
-    if (warp->at_shuffle + warp->at_barrier == warp->alive) {
-      warp->at_shuffle = 0;
-      warp->gen++;
-    } else {
+  /* Offer the operands, then wait until the shuffle completes. */
+  struct gpucc_host_lane *mine = &job->w->lanes[me];
+  *mine = (struct gpucc_host_lane){mode, value, b, c, 0};
+  warp->shuffling |= 1u << lane;
+  while (warp->shuffling >> lane & 1) {
+    if ((unsigned)__builtin_popcount(warp->shuffling) + warp->at_barrier == warp->alive)
+      warp->shuffling &= ~complete_shuffles(&job->w->lanes[warp_base], n, warp->shuffling);
+    else
       rt_fiber_yield(fb);
-    }
   }
-  int j, ok = shuffle_source(lane, mode, b, c, &j);
-  /* A lane beyond the end of a partial last warp does not exist. */
-  if (ok && warp_base + (unsigned)j >= fb->n)
-    ok = 0;
-  uint32_t result = value;
-  if (ok) {
-    /* Reading a lane outside the member mask is undefined on a GPU; here
-     * it gives the thread's own value rather than a stale one. */
-    const struct lane_slot *src = &job->w->lanes[warp_base + (unsigned)j];
-    if (src->gen[gen & 1] == gen)
-      result = src->value[gen & 1];
-  }
-  return (uint64_t)result | ((uint64_t)(ok ? 1 : 0) << 32);
+  return mine->result;
 }
 
 /* ---- between the rounds of a block entry (host_abi.h, host_regions.c) ----
  *
  * The same rules as above, applied to a whole block at once: after a round
  * every thread that has not returned is stopped at a barrier or a shuffle,
- * so each warp with a thread in a shuffle can complete it (its other live
- * threads wait at a barrier), and when no warp shuffles, every live thread
- * waits at a barrier, which completes. Shuffle values are read from the
- * lane records the threads wrote before stopping, a snapshot: no lane's
- * result can overwrite a value another lane still reads. */
+ * so each warp with a thread in a shuffle can complete some (its other live
+ * threads wait: at a barrier, or in a shuffle that comes later), and when
+ * no warp shuffles, every live thread waits at a barrier, which completes.
+ * Shuffle values are read from the lane records the threads wrote before
+ * stopping, a snapshot: no lane's result can overwrite a value another lane
+ * still reads. */
 RT_EXPORT uint32_t gpuccHostRound(struct gpucc_host_ctx *ctx, uint32_t *codes,
                                   struct gpucc_host_lane *lanes) {
   unsigned n = ctx->ntid[0] * ctx->ntid[1] * ctx->ntid[2];
@@ -487,29 +516,19 @@ RT_EXPORT uint32_t gpuccHostRound(struct gpucc_host_ctx *ctx, uint32_t *codes,
   int shuffled = 0, live = 0;
   for (unsigned base = 0; base < n; base += W) {
     unsigned end = base + W < n ? base + W : n;
-    int any = 0;
+    uint32_t in = 0;
     for (unsigned t = base; t < end; t++) {
       codes[t] &= ~GPUCC_HOST_ROUND_WAIT;
-      any |= (int)(codes[t] & 1);
+      in |= (codes[t] & 1) << (t - base);
       live |= codes[t] != 0;
     }
-    if (!any)
+    if (!in)
       continue;
     shuffled = 1;
-    for (unsigned t = base; t < end; t++) {
-      if (!(codes[t] & 1))
-        continue;
-      struct gpucc_host_lane *me = &lanes[t];
-      int j, ok = shuffle_source(t - base, me->mode, me->lane_or_delta, me->clamp, &j);
-      if (ok && base + (unsigned)j >= n)
-        ok = 0;
-      uint32_t result = me->value;
-      /* A source lane that is not in the shuffle gives the thread's own
-       * value, as on the fibers. */
-      if (ok && (codes[base + (unsigned)j] & 1))
-        result = lanes[base + (unsigned)j].value;
-      me->result = (uint64_t)result | ((uint64_t)(ok ? 1 : 0) << 32);
-    }
+    uint32_t wait = in & ~complete_shuffles(&lanes[base], end - base, in);
+    for (unsigned t = base; t < end; t++)
+      if (wait >> (t - base) & 1)
+        codes[t] |= GPUCC_HOST_ROUND_WAIT;
   }
   if (!live)
     return 0;
