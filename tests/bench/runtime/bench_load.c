@@ -19,7 +19,7 @@
  * driver (FAKE_CUDA_MODE=bench: it only checks the image's tag), so the ratio
  * is the runtime's whole cost over a driver that does no work.
  *
- * Best round of several for each; prints times per load (goal under 1 ms)
+ * Best round of several for each; prints times per load (issue 16 goal: under 100 us)
  * and ratios. No time is asserted.
  * Usage: bench_load [loads per round]   (default 20) */
 #include <stdint.h>
