@@ -358,6 +358,8 @@ static int child_body(void *arg) {
   if ((c->j->kind == JOB_DEVICE && crash_planted("device")) ||
       (c->j->kind == JOB_HOST && crash_planted("host")))
     raise(SIGSEGV);
+  if (c->j->kind == JOB_DEVICE && crash_planted("device-trap"))
+    raise(SIGTRAP);
   int rc = run_job(c->p, c->j);
   return rc == 0 ? 0 : diag_error_count() > 0 ? 1 : 2;
 }

@@ -19,7 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+/* SIGTRAP too: LLVM stops on some broken input with a trap instruction
+ * (a device job died as "killed by signal 5" before). */
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
 #define NSIGNALS (sizeof crash_signals / sizeof crash_signals[0])
 
 static pid_t owner_pid;
@@ -98,6 +100,7 @@ static const char *crash_name(int sig) {
          : sig == SIGBUS ? "bus error (SIGBUS)"
          : sig == SIGILL ? "illegal instruction (SIGILL)"
          : sig == SIGFPE ? "arithmetic exception (SIGFPE)"
+         : sig == SIGTRAP ? "trace trap (SIGTRAP)"
                          : "aborted (SIGABRT)";
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # A crash never reaches the user as a bare signal: a crash planted
-# (GPUCC_TEST_CRASH) while parsing, in a device job and in a host job gives
+# (GPUCC_TEST_CRASH) while parsing, in a device job (a SIGSEGV or a trap) and
+# in a host job gives
 # "gpucc: internal error: ..., while <stage> for <what>", a reproducer
 # (module and command) beside the session temp directory, no temp file, no
 # output, exit 70; the reproducer's script reruns the command.
@@ -13,16 +14,17 @@ trap 'rm -rf "$work"' EXIT
 export GPUCC_CACHE_DIR=
 fail=0
 
-check() { # stage, expected words of the message
+check() { # stage, expected words of the message[, the signal's words]
   stage=$1
   want=$2
+  sig=${3:-segmentation fault (SIGSEGV)}
   rm -rf "$work/tmp" "$work/out"
   mkdir "$work/tmp"
   rc=0
   GPUCC_TEST_CRASH=$stage TMPDIR="$work/tmp" "$gpucc" --offload-arch=host "$input" \
     -o "$work/out" 2>"$work/err" || rc=$?
   [ "$rc" -eq 70 ] || { echo "FAIL: $stage: exit status $rc, want 70" >&2; cat "$work/err" >&2; fail=1; }
-  grep -q "^gpucc: internal error: segmentation fault (SIGSEGV), while $want" "$work/err" ||
+  grep -q "^gpucc: internal error: $sig, while $want" "$work/err" ||
     { echo "FAIL: $stage: no internal error naming '$want'" >&2; cat "$work/err" >&2; fail=1; }
   [ ! -e "$work/out" ] || { echo "FAIL: $stage: output written" >&2; fail=1; }
   left=$(ls "$work/tmp" | grep -v '^gpucc-crash-......\.\(mlir\|sh\)$' || true)
@@ -48,4 +50,5 @@ check() { # stage, expected words of the message
 check parse "parsing for '$input'"
 check device "lowering device code for host of '$input'"
 check host "lowering host code for '$input'"
+check device-trap "lowering device code for host of '$input'" "trace trap (SIGTRAP)"
 exit $fail
