@@ -206,22 +206,8 @@ static void split_at(struct split *s, LLVMValueRef call, int shuffle) {
   struct rewriter *rw = s->rw;
   LLVMBasicBlockRef head = LLVMGetInstructionParent(call);
   LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rw->c, s->fn, "sync.cont");
+  regions_move_tail(s, LLVMGetNextInstruction(call), cont);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
-  LLVMPositionBuilderAtEnd(b, cont);
-  for (LLVMValueRef i = LLVMGetNextInstruction(call), next; i; i = next) {
-    next = LLVMGetNextInstruction(i);
-    LLVMInstructionRemoveFromParent(i);
-    LLVMInsertIntoBuilder(b, i);
-  }
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(cont);
-  for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n; k++) {
-    LLVMBasicBlockRef succ = LLVMGetSuccessor(term, k);
-    int seen = 0;
-    for (unsigned j = 0; j < k; j++)
-      seen |= LLVMGetSuccessor(term, j) == succ;
-    if (!seen)
-      regions_retarget_phis(s, succ, head, cont);
-  }
   if (shuffle) {
     /* gpuccHostShuffle(ctx, mode, value, b, c): the operands go to the lane
      * record; the result comes back from it when the thread resumes. */

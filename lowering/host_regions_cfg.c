@@ -10,6 +10,29 @@
 
 #include <stdlib.h>
 
+/* Moves `first` and what follows it in its block to the end of `to`; the
+ * successors of the moved terminator get `to` as their predecessor. */
+void regions_move_tail(struct split *s, LLVMValueRef first, LLVMBasicBlockRef to) {
+  LLVMBasicBlockRef from = LLVMGetInstructionParent(first);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(s->rw->c);
+  LLVMPositionBuilderAtEnd(b, to);
+  for (LLVMValueRef i = first, next; i; i = next) {
+    next = LLVMGetNextInstruction(i);
+    LLVMInstructionRemoveFromParent(i);
+    LLVMInsertIntoBuilder(b, i);
+  }
+  LLVMDisposeBuilder(b);
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(to);
+  for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n; k++) {
+    LLVMBasicBlockRef succ = LLVMGetSuccessor(term, k);
+    int seen = 0;
+    for (unsigned j = 0; j < k; j++)
+      seen |= LLVMGetSuccessor(term, j) == succ;
+    if (!seen)
+      regions_retarget_phis(s, succ, from, to);
+  }
+}
+
 /* Phis of succ that name `from` as a predecessor name `to` instead (the C
  * API cannot set a phi's incoming block: the phi is rebuilt). */
 void regions_retarget_phis(struct split *s, LLVMBasicBlockRef succ, LLVMBasicBlockRef from,

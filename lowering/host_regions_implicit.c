@@ -226,21 +226,7 @@ void regions_implicit_barriers(struct split *s) {
       first = LLVMGetNextInstruction(first);
     LLVMBasicBlockRef rest = LLVMAppendBasicBlockInContext(rw->c, s->fn, "implicit.rest");
     LLVMBasicBlockRef bar = LLVMAppendBasicBlockInContext(rw->c, s->fn, "implicit.barrier");
-    LLVMPositionBuilderAtEnd(b, rest);
-    for (LLVMValueRef i = first, next; i; i = next) {
-      next = LLVMGetNextInstruction(i);
-      LLVMInstructionRemoveFromParent(i);
-      LLVMInsertIntoBuilder(b, i);
-    }
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(rest);
-    for (unsigned j = 0, n = LLVMGetNumSuccessors(term); j < n; j++) {
-      LLVMBasicBlockRef succ_bb = LLVMGetSuccessor(term, j);
-      int dup = 0;
-      for (unsigned i = 0; i < j; i++)
-        dup |= LLVMGetSuccessor(term, i) == succ_bb;
-      if (!dup)
-        regions_retarget_phis(s, succ_bb, h, rest);
-    }
+    regions_move_tail(s, first, rest);
     LLVMPositionBuilderAtEnd(b, h);
     LLVMValueRef wide = LLVMBuildICmp(b, LLVMIntUGE, host_ctx_field(rw, b, ctx, CTX_NTID, 0),
                                       LLVMConstInt(rw->i32, IMPLICIT_MIN_X, 0), "wide");

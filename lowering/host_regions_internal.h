@@ -148,6 +148,7 @@ int regions_is_sync_call(LLVMValueRef i, int *shuffle);
 /* --- host_regions_cfg.c: the control-flow graph -------------------------- */
 
 /* Phis of succ that name `from` as a predecessor name `to` instead. */
+void regions_move_tail(struct split *s, LLVMValueRef first, LLVMBasicBlockRef to);
 void regions_retarget_phis(struct split *s, LLVMBasicBlockRef succ, LLVMBasicBlockRef from,
                            LLVMBasicBlockRef to);
 /* Fills s->blocks and s->bix (the caller frees them) with fn's blocks. */

@@ -304,22 +304,8 @@ static void probe_exit(struct split *s, LLVMValueRef at, const struct guard *g) 
   LLVMBasicBlockRef x = LLVMGetInstructionParent(at);
   LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rw->c, s->fn, "probe.no");
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(rw->c, s->fn, "probe.yes");
+  regions_move_tail(s, at, cont);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
-  LLVMPositionBuilderAtEnd(b, cont);
-  for (LLVMValueRef i = at, next; i; i = next) {
-    next = LLVMGetNextInstruction(i);
-    LLVMInstructionRemoveFromParent(i);
-    LLVMInsertIntoBuilder(b, i);
-  }
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(cont);
-  for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n; k++) {
-    LLVMBasicBlockRef succ = LLVMGetSuccessor(term, k);
-    int dup = 0;
-    for (unsigned j = 0; j < k; j++)
-      dup |= LLVMGetSuccessor(term, j) == succ;
-    if (!dup)
-      regions_retarget_phis(s, succ, x, cont);
-  }
   LLVMPositionBuilderAtEnd(b, out);
   LLVMBuildRet(b, g ? guard_bound(s, b, g) : LLVMConstInt(rw->i32, PROBE_ALL, 0));
   LLVMPositionBuilderAtEnd(b, x);
