@@ -35,20 +35,20 @@
  *     if that lane is in my cluster: acc = first ? v : op(acc, v)
  *
  * How a target asks and reads is the dialect its pipeline lowers gpu ops to
- * (data, not the kind's name): NVVM (NVIDIA, and the host, which rewrites
+ * (the kind's `lanes`, target_kinds.h): NVVM (NVIDIA, and the host, which rewrites
  * NVVM for the CPU): llvm.nvvm.activemask and shfl.sync idx among those
  * lanes; ROCDL (AMD): ballot of the exec mask and readlane, 64-bit masks on
  * wave64. On NVIDIA sm_80+ (has-redux) an i32 add/and/or/xor/min/max
  * (signed or not) over the whole subgroup is one redux.sync with the active
  * mask instead. Clusters work the same way (each lane keeps the values of
- * the active lanes of its own cluster). A target
- * whose pipeline is neither keeps the reduction, and the leftover check
- * names it.
+ * the active lanes of its own cluster). A target whose kind has neither
+ * keeps the reduction, and the leftover check names it.
  *
- * Where the target's pipeline runs convert-gpu-to-nvvm with has-redux
- * (NVIDIA sm_80 and newer), full-subgroup uniform i32 reductions of the
- * kinds LLVM 22 maps onto redux.sync (add, and, or, xor, minsi, maxsi) are
- * left to it: one instruction instead of five shuffle steps. */
+ * Where the kind says its pipeline has redux (`has_redux`: NVIDIA sm_80
+ * and newer, convert-gpu-to-nvvm{has-redux}), full-subgroup uniform i32
+ * reductions of the kinds LLVM 22 maps onto redux.sync (add, and, or, xor,
+ * minsi, maxsi) are left to it: one instruction instead of five shuffle
+ * steps. */
 #include "device_subgroup.h"
 
 #include "diag.h"
@@ -201,13 +201,10 @@ static int leave_to_redux(MlirOperation op, MlirType t, const char *kind, unsign
   return 1;
 }
 
-/* What the target's pipeline gives the rewrite (see the top). */
-enum lane_dialect { LANES_NONE, LANES_NVVM, LANES_ROCDL };
-
 struct subgroup {
   MlirOperation gpu_module;
   unsigned width;
-  int redux; /* convert-gpu-to-nvvm{has-redux} */
+  int redux; /* the pipeline makes redux.sync of whole-subgroup i32 reductions */
   enum lane_dialect lanes;
 };
 
@@ -423,24 +420,9 @@ static void replace_index(MlirOperation op, unsigned width) {
   mlirOperationDestroy(op);
 }
 
-/* What the target's pipeline lowers itself (redux.sync), and the dialect
- * it lowers gpu ops to (see the top). */
-static void pipeline_facts(const struct target *t, struct subgroup *sg) {
-  char text[4096];
-  sg->redux = 0;
-  sg->lanes = LANES_NONE;
-  if (t->info->kind->lowering->pipeline(text, sizeof text, t) != 0)
-    return;
-  sg->redux = strstr(text, "has-redux") != NULL;
-  if (strstr(text, "convert-gpu-to-rocdl"))
-    sg->lanes = LANES_ROCDL;
-  else if (strstr(text, "convert-gpu-to-nvvm"))
-    sg->lanes = LANES_NVVM;
-}
-
 int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *t) {
-  struct subgroup sg = {gpu_module, t->info->kind->lowering->subgroup_width(t), 0, LANES_NONE};
-  pipeline_facts(t, &sg);
+  const struct target_lowering *l = t->info->kind->lowering;
+  struct subgroup sg = {gpu_module, l->subgroup_width(t), l->has_redux && l->has_redux(t), l->lanes};
   static const char *const names[] = {"gpu.subgroup_reduce", "gpu.subgroup_size", "gpu.subgroup_id",
                                       "gpu.num_subgroups", NULL};
   MlirOperation *found;

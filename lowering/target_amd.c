@@ -112,6 +112,7 @@ static unsigned subgroup_width(const struct target *t) {
 static const struct target_lowering lowering = {
     .describe = describe,
     .subgroup_width = subgroup_width,
+    .lanes = LANES_ROCDL,
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,

@@ -13,6 +13,11 @@
 
 #include <mlir-c/IR.h>
 
+/* How device code reads another lane's value: the dialect the kind's
+ * pipeline lowers gpu ops to (NVVM also for the host, which rewrites NVVM
+ * for the CPU). */
+enum lane_dialect { LANES_NONE, LANES_NVVM, LANES_ROCDL };
+
 struct target_lowering {
   /* Names the target in messages: "target 'sm_90'", "the host target". */
   void (*describe)(const struct target *t, char *buf, size_t size);
@@ -26,6 +31,11 @@ struct target_lowering {
                    int debug);
   /* Lanes in a subgroup (warp, wavefront) of this target. */
   unsigned (*subgroup_width)(const struct target *t);
+  /* The dialect of lane reads (device_subgroup.c's divergent reductions). */
+  enum lane_dialect lanes;
+  /* Whether the pipeline turns whole-subgroup i32 reductions into
+   * redux.sync. NULL: never. */
+  int (*has_redux)(const struct target *t);
   /* Rewrites one gpu.module for target t before its pipeline runs.
    * NULL: none. Returns 0 or -1 (reported). */
   int (*prepare_module)(MlirOperation gpu_module, const struct target *t);

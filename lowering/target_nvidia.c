@@ -177,6 +177,8 @@ static int prepare_module(MlirOperation gpu_module, const struct target *t) {
 static const struct target_lowering lowering = {
     .describe = describe,
     .subgroup_width = subgroup_width,
+    .lanes = LANES_NVVM,
+    .has_redux = has_redux,
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,
