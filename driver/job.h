@@ -30,7 +30,8 @@ struct unit {
   size_t nmodules;
   struct cell *cells;        /* [module * ntargets + target]: see unit_cell */
   const char **blob_paths;   /* [module]: the fat-binary blob */
-  char tag[17];              /* names this TU's blob symbols (hash of the module) */
+  char module_hash[65];      /* SHA-256 of the normalized module's text, hex */
+  char tag[17];              /* names this TU's blob symbols (module_hash's start) */
   const char *host_obj_path; /* host code, referring to the blob symbols */
   char host_key[65];         /* its cache key; "" when not cached */
   int host_cached;           /* host_obj_path comes from the cache */

@@ -79,34 +79,32 @@ static struct job *add_job(struct plan *p, enum job_kind kind, struct unit *u, c
 
 
 /* A name for this TU's blob symbols that is the same in every build of the
- * same module and differs between TUs: a hash of the normalized module. */
+ * same module and differs between TUs: a hash of the normalized module
+ * (kept whole for the host object's cache key). */
 static void compute_tag(struct unit *u) {
   size_t len;
   char *text = program_text(u->prog, &len);
   unsigned char sum[FATBIN_SHA256_SIZE];
   fatbin_sha256(text, len, sum);
   free(text);
-  char hex[2 * FATBIN_SHA256_SIZE + 1];
-  fatbin_sha256_hex(sum, hex);
-  snprintf(u->tag, sizeof u->tag, "%.16s", hex);
+  fatbin_sha256_hex(sum, u->module_hash);
+  snprintf(u->tag, sizeof u->tag, "%.16s", u->module_hash);
 }
 
 /* The host object is cached like device code: with warm device objects,
  * host code is most of a rebuild. Its key is the whole normalized module
- * (blob symbols included, through the tag) and what changes its code. Not
- * under -g (locations are not in the text) nor when a stage is emitted. */
+ * (through its hash, which also gives the blob symbols) and what changes
+ * its code. Not under -g (locations are not in the text) nor when a stage
+ * is emitted. */
 static void compute_host_key(struct plan *p, struct unit *u) {
   const struct options *o = p->opts;
   u->host_key[0] = '\0';
   if (!cache_enabled() || o->debug_info || u->host_mlir_path || u->host_ll_path)
     return;
-  size_t len;
-  char *text = program_text(u->prog, &len);
-  char *params = xasprintf("gpucc-host-1 gpucc=%s build=%s llvm=%s O=%d tag=%s", GPUCC_VERSION,
-                           cache_compiler_id(), GPUCC_LLVM_VERSION, o->opt_level, u->tag);
-  cache_key(text, len, params, u->host_key);
+  char *params = xasprintf("gpucc-host-2 gpucc=%s build=%s llvm=%s O=%d", GPUCC_VERSION,
+                           cache_compiler_id(), GPUCC_LLVM_VERSION, o->opt_level);
+  cache_key(u->module_hash, strlen(u->module_hash), params, u->host_key);
   free(params);
-  free(text);
   u->host_cached = cache_has(u->host_key, "host");
 }
 
