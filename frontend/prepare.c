@@ -136,13 +136,13 @@ static void hoist_payload(MlirModule module) {
   mlirOperationDestroy(inner);
 }
 
-/* transform.sequence failures(...) { ^bb0(%root: T): ... } becomes
- * transform.named_sequence @__transform_main(%root: T {transform.readonly})
- * with the same body (its terminator is the same transform.yield). */
 static MlirIdentifier ident(MlirContext ctx, const char *s) {
   return mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(s));
 }
 
+/* transform.sequence failures(...) { ^bb0(%root: T): ... } becomes
+ * transform.named_sequence @__transform_main(%root: T {transform.readonly})
+ * with the same body (its terminator is the same transform.yield). */
 static void name_legacy_sequence(MlirOperation seq) {
   MlirContext ctx = mlirOperationGetContext(seq);
   MlirRegion body = mlirOperationGetRegion(seq, 0);

@@ -49,13 +49,6 @@
 /* -v: say which kernels keep fibers and why (host_kernels_set_verbose). */
 static int verbose;
 
-/* The number of the next llvm.nvvm.activemask rewritten in this module
- * (reset per module, so objects are reproducible). The runtime tells the
- * lanes at one call site from those at another by it, and lets the lowest
- * number go first, so sites are numbered in the order of the code; device
- * functions that synchronize are inlined by then, each copy a site. */
-static unsigned next_active_site;
-
 void host_kernels_set_verbose(int on) { verbose = on; }
 
 static int starts_with(const char *s, const char *prefix) {
@@ -277,7 +270,7 @@ static int rewrite_call(struct rewriter *rw, LLVMValueRef call, LLVMValueRef ctx
     LLVMValueRef fn = host_declare(rw, "gpuccHostShuffle", rw->i64, params, 5);
     LLVMValueRef zero = LLVMConstInt(rw->i32, 0, 0);
     LLVMValueRef args[5] = {ctx, LLVMConstInt(rw->i32, GPUCC_HOST_SHFL_ACTIVE, 0),
-                            LLVMConstInt(rw->i32, next_active_site++, 0), zero, zero};
+                            LLVMConstInt(rw->i32, rw->next_active_site++, 0), zero, zero};
     LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 5, "");
     repl = LLVMBuildTrunc(b, r, rw->i32, "active");
     *sync = 1;
@@ -639,7 +632,6 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
   LLVMTypeRef dim3 = LLVMArrayType2(rw.i32, 3);
   LLVMTypeRef fields[GPUCC_HOST_CTX_FIELDS] = {dim3, dim3, dim3, dim3, rw.ptr, rw.ptr, rw.ptr};
   rw.ctx_ty = LLVMStructTypeInContext(rw.c, fields, GPUCC_HOST_CTX_FIELDS, 0);
-  next_active_site = 0;
 
   /* Kernels first: collect them before adding functions to the module. */
   size_t nk = 0, cap = 0;

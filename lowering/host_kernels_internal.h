@@ -34,6 +34,12 @@ struct rewriter {
   uint64_t *offsets;
   size_t nshared;
   uint64_t shared_bytes;
+  /* The number of the next llvm.nvvm.activemask rewritten. The runtime
+   * tells the lanes at one call site from those at another by it and lets
+   * the lowest go first, so sites are numbered in the order of the code
+   * (device functions that synchronize are inlined by then, each copy a
+   * site); per module, so objects are reproducible. */
+  unsigned next_active_site;
   int failed;
 };
 
