@@ -117,6 +117,12 @@ char *frontend_print_op(MlirOperation op, int debug_info, size_t *len);
  * is there already. Returns 0 or -1 (reported). */
 int frontend_add_function(MlirOperation module, const char *name, const char *text);
 
+/* Builds op `name` with these operands, result type (none: a null type)
+ * and attributes before `at`, at its location; returns the result (or a
+ * null value). */
+MlirValue frontend_op_before(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
+                             MlirType result, intptr_t nattr, const MlirNamedAttribute *attrs);
+
 /* Builds `func.call @callee(args)` with the given result types before `at`. */
 MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_t nargs,
                                    const MlirValue *args, intptr_t nresults, const MlirType *results);

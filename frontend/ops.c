@@ -102,6 +102,21 @@ int frontend_add_function(MlirOperation module, const char *name, const char *te
   return 0;
 }
 
+MlirValue frontend_op_before(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
+                             MlirType result, intptr_t nattr, const MlirNamedAttribute *attrs) {
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(name),
+                                                mlirOperationGetLocation(at));
+  if (nops)
+    mlirOperationStateAddOperands(&st, nops, ops);
+  if (!mlirTypeIsNull(result))
+    mlirOperationStateAddResults(&st, 1, &result);
+  if (nattr)
+    mlirOperationStateAddAttributes(&st, nattr, attrs);
+  MlirOperation op = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
+  return mlirTypeIsNull(result) ? (MlirValue){NULL} : mlirOperationGetResult(op, 0);
+}
+
 MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_t nargs,
                                    const MlirValue *args, intptr_t nresults, const MlirType *results) {
   MlirContext ctx = mlirOperationGetContext(at);

@@ -550,13 +550,7 @@ static char *nvvm_elementwise_function(const char *kind, int nargs, const struct
 
 /* Builds `builtin.unrealized_conversion_cast v : to` before `at`. */
 static MlirValue bridge(MlirOperation at, MlirValue v, MlirType to) {
-  MlirOperationState st = mlirOperationStateGet(
-      mlirStringRefCreateFromCString("builtin.unrealized_conversion_cast"), mlirOperationGetLocation(at));
-  mlirOperationStateAddOperands(&st, 1, &v);
-  mlirOperationStateAddResults(&st, 1, &to);
-  MlirOperation op = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
-  return mlirOperationGetResult(op, 0);
+  return frontend_op_before(at, "builtin.unrealized_conversion_cast", 1, &v, to, 0, NULL);
 }
 
 /* NVIDIA: the op's matrices go to the function as the NVVM structs. */

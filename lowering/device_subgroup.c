@@ -61,34 +61,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Builds one op before `at` and returns its first result (or a null value). */
-static MlirValue build(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
-                       MlirType result, intptr_t nattr, const MlirNamedAttribute *attrs) {
-  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(name),
-                                                mlirOperationGetLocation(at));
-  if (nops)
-    mlirOperationStateAddOperands(&st, nops, ops);
-  if (!mlirTypeIsNull(result))
-    mlirOperationStateAddResults(&st, 1, &result);
-  if (nattr)
-    mlirOperationStateAddAttributes(&st, nattr, attrs);
-  MlirOperation op = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
-  return mlirTypeIsNull(result) ? (MlirValue){NULL} : mlirOperationGetResult(op, 0);
-}
-
 static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
   return mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
 }
 
 static MlirValue constant(MlirOperation at, MlirType t, int64_t v) {
   MlirNamedAttribute value = named(mlirOperationGetContext(at), "value", mlirIntegerAttrGet(t, v));
-  return build(at, "arith.constant", 0, NULL, t, 1, &value);
+  return frontend_op_before(at, "arith.constant", 0, NULL, t, 1, &value);
 }
 
 static MlirValue binary(MlirOperation at, const char *name, MlirValue a, MlirValue b) {
   MlirValue ops[2] = {a, b};
-  return build(at, name, 2, ops, mlirValueGetType(a), 0, NULL);
+  return frontend_op_before(at, name, 2, ops, mlirValueGetType(a), 0, NULL);
 }
 
 /* The arith op that combines two values for reduction kind `kind`. */
@@ -126,7 +110,7 @@ static int64_t int_attr(MlirOperation op, const char *name, int64_t dflt) {
 
 /* A value of type t as the bits a 32-bit shuffle moves, and back. */
 static MlirValue cast(MlirOperation at, const char *name, MlirValue v, MlirType to) {
-  return build(at, name, 1, &v, to, 0, NULL);
+  return frontend_op_before(at, name, 1, &v, to, 0, NULL);
 }
 
 static MlirValue shuffle_xor(MlirOperation at, MlirValue v, MlirValue offset, MlirValue width) {
@@ -389,7 +373,7 @@ static MlirValue dim(MlirOperation at, const char *op, const char *d) {
   char text[32];
   snprintf(text, sizeof text, "#gpu<dim %s>", d);
   MlirNamedAttribute a = named(ctx, "dimension", mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text)));
-  return build(at, op, 0, NULL, mlirIndexTypeGet(ctx), 1, &a);
+  return frontend_op_before(at, op, 0, NULL, mlirIndexTypeGet(ctx), 1, &a);
 }
 
 /* x + nx * (y + ny * z), or nx * ny * nz with ids = 0. */
