@@ -39,6 +39,10 @@ int frontend_prepare(MlirModule module);
  * followed by a host wait. Returns 0 or -1 (reported). */
 int frontend_normalize(MlirModule module);
 
+/* memref.generic_atomic_rmw on float memrefs becomes the same op on their
+ * bits (atomic_bits.c), which the memref lowering can exchange. */
+void frontend_atomic_float_bits(MlirModule module);
+
 /* Checks every gpu.printf's format against its operands, as -Wformat does
  * but with errors: each conversion against its argument's type as written
  * (so before normalization promotes them), %s/%ls/%n and unknown

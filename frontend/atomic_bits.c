@@ -1,0 +1,106 @@
+/* atomic_bits.c: memref.generic_atomic_rmw on floats, done on their bits.
+ *
+ * LLVM 22 lowers memref.generic_atomic_rmw to a compare-and-swap loop whose
+ * llvm.cmpxchg takes the element type as it is; cmpxchg takes integers and
+ * pointers only, so on a float memref the lowering builds an invalid op
+ * (every target, host code too). The update itself is fine on floats; only
+ * the exchange must be on the bits. So each such op is turned, in place,
+ * into the same op on an integer view of the memref:
+ *
+ *   %r = memref.generic_atomic_rmw %m[%i] : memref<4xf32> {
+ *   ^bb0(%cur: f32): ... memref.atomic_yield %new : f32 }
+ *
+ * becomes
+ *
+ *   %mi = builtin.unrealized_conversion_cast %m : memref<4xf32> to memref<4xi32>
+ *   %ri = memref.generic_atomic_rmw %mi[%i] : memref<4xi32> {
+ *   ^bb0(%bits: i32):
+ *     %cur = arith.bitcast %bits : i32 to f32
+ *     ... %nbits = arith.bitcast %new : f32 to i32
+ *     memref.atomic_yield %nbits : i32 }
+ *   %r = arith.bitcast %ri : i32 to f32
+ *
+ * Both memref types lower to the same LLVM descriptor, so the cast pair
+ * the memref lowering adds around it cancels out (reconcile-unrealized-
+ * casts). Comparing bits rather than values is what the exchange must do
+ * anyway: a NaN never equals itself, and -0.0 equals 0.0. */
+#include "frontend.h"
+
+#include <mlir-c/BuiltinTypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* The integer type of a float's width, or a null type for anything else. */
+static MlirType bits_type(MlirType t) {
+  if (!mlirTypeIsAFloat(t))
+    return (MlirType){NULL};
+  return mlirIntegerTypeGet(mlirTypeGetContext(t), mlirFloatTypeGetWidth(t));
+}
+
+/* memref<... x F> as memref<... x iN>: same shape, layout and memory space. */
+static MlirType integer_memref(MlirType m, MlirType bits) {
+  intptr_t rank = mlirShapedTypeGetRank(m);
+  int64_t *shape = malloc((size_t)(rank ? rank : 1) * sizeof *shape);
+  if (!shape)
+    return (MlirType){NULL};
+  for (intptr_t d = 0; d < rank; d++)
+    shape[d] = mlirShapedTypeGetDimSize(m, d);
+  MlirType t = mlirMemRefTypeGet(bits, rank, shape, mlirMemRefTypeGetLayout(m),
+                                 mlirMemRefTypeGetMemorySpace(m));
+  free(shape);
+  return t;
+}
+
+/* `%out = arith.bitcast %v : from to `to`` before `at`. */
+static MlirValue bitcast_before(MlirOperation at, MlirValue v, MlirType to) {
+  return frontend_op_before(at, "arith.bitcast", 1, &v, to, 0, NULL);
+}
+
+static int has_float_memref(MlirOperation op) {
+  MlirType m = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  return mlirTypeIsAMemRef(m) && !mlirTypeIsNull(bits_type(mlirShapedTypeGetElementType(m)));
+}
+
+static void rewrite(MlirOperation op) {
+  MlirValue memref = mlirOperationGetOperand(op, 0);
+  MlirType mtype = mlirValueGetType(memref);
+  MlirType ftype = mlirShapedTypeGetElementType(mtype);
+  MlirType itype = bits_type(ftype);
+  MlirType imtype = integer_memref(mtype, itype);
+  if (mlirTypeIsNull(imtype))
+    return; /* out of memory: left as it was, the lowering reports it */
+
+  MlirValue view = frontend_op_before(op, "builtin.unrealized_conversion_cast", 1, &memref,
+                                      imtype, 0, NULL);
+  mlirOperationSetOperand(op, 0, view);
+
+  /* The body: its argument becomes the bits, read back as the float. */
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirValue arg = mlirBlockGetArgument(body, 0);
+  mlirValueSetType(arg, itype);
+  MlirValue cur = bitcast_before(mlirBlockGetFirstOperation(body), arg, ftype);
+  MlirOperation cur_op = mlirOpResultGetOwner(cur);
+  mlirValueReplaceAllUsesExcept(arg, cur, 1, &cur_op);
+
+  /* What the body yields goes back as bits. */
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  MlirValue yielded = bitcast_before(yield, mlirOperationGetOperand(yield, 0), itype);
+  mlirOperationSetOperand(yield, 0, yielded);
+
+  /* The result: the old value's bits, read as the float after the op. */
+  MlirValue result = mlirOperationGetResult(op, 0);
+  mlirValueSetType(result, itype);
+  MlirOperation next = mlirOperationGetNextInBlock(op);
+  MlirValue value = bitcast_before(next, result, ftype);
+  MlirOperation value_op = mlirOpResultGetOwner(value);
+  mlirValueReplaceAllUsesExcept(result, value, 1, &value_op);
+}
+
+void frontend_atomic_float_bits(MlirModule module) {
+  static const char *const names[] = {"memref.generic_atomic_rmw", NULL};
+  MlirOperation *ops;
+  size_t n = frontend_find_ops(mlirModuleGetOperation(module), names, has_float_memref, &ops);
+  for (size_t i = 0; i < n; i++)
+    rewrite(ops[i]);
+  free(ops);
+}
