@@ -8,10 +8,10 @@
  * errors are not reported through diag_error, which would fail the build. */
 #include "remote_cache.h"
 
+#include "curl_lib.h"
 #include "diag.h"
 #include "fatbin.h"
 
-#include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +27,7 @@ static char *shown_url;    /* base_url without user:password@, for messages */
 static int read_only;
 static int given_up;       /* the server failed once: not asked again */
 static int warned;
+static const struct curl_lib *curl; /* loaded by remote_cache_open */
 static CURL *handle;       /* reused so that requests share one connection */
 static pid_t handle_pid;
 
@@ -77,7 +78,12 @@ int remote_cache_open(void) {
     give_up("not an http:// or https:// URL", NULL);
     return -1;
   }
-  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+  char why[512];
+  if (!(curl = curl_lib_load(why, sizeof why))) {
+    give_up("libcurl is needed", why);
+    return -1;
+  }
+  if (curl->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
     give_up("cannot initialize libcurl", NULL);
     return -1;
   }
@@ -88,9 +94,9 @@ int remote_cache_open(void) {
  * child makes its own (and leaves the parent's alone). */
 static CURL *request(const char *name, char *errbuf) {
   if (handle && handle_pid == getpid()) {
-    curl_easy_reset(handle);
+    curl->easy_reset(handle);
   } else {
-    handle = curl_easy_init();
+    handle = curl->easy_init();
     handle_pid = getpid();
     if (!handle) {
       give_up("cannot initialize libcurl", NULL);
@@ -103,20 +109,20 @@ static CURL *request(const char *name, char *errbuf) {
     return NULL;
   }
   errbuf[0] = '\0';
-  curl_easy_setopt(handle, CURLOPT_URL, url);
-  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, errbuf);
-  curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, 2L);
-  curl_easy_setopt(handle, CURLOPT_TIMEOUT, 10L);
+  curl->easy_setopt(handle, CURLOPT_URL, url);
+  curl->easy_setopt(handle, CURLOPT_ERRORBUFFER, errbuf);
+  curl->easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl->easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, 2L);
+  curl->easy_setopt(handle, CURLOPT_TIMEOUT, 10L);
   /* No SIGALRM for name lookups: gpucc has its own signal handlers. */
-  curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(handle, CURLOPT_USERAGENT, "gpucc/" GPUCC_VERSION);
+  curl->easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+  curl->easy_setopt(handle, CURLOPT_USERAGENT, "gpucc/" GPUCC_VERSION);
   return handle;
 }
 
 /* A transfer that did not happen: the server is dropped for this run. */
 static int transfer_failed(CURLcode rc, const char *errbuf) {
-  give_up("request failed", errbuf[0] ? errbuf : curl_easy_strerror(rc));
+  give_up("request failed", errbuf[0] ? errbuf : curl->easy_strerror(rc));
   return -1;
 }
 
@@ -219,11 +225,11 @@ int remote_cache_get(const char *name, const char *dest) {
   if (!h)
     return -1;
   struct buffer b = {0};
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
-  CURLcode rc = curl_easy_perform(h);
+  curl->easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+  curl->easy_setopt(h, CURLOPT_WRITEDATA, &b);
+  CURLcode rc = curl->easy_perform(h);
   long status = 0;
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+  curl->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
   int ret = -1;
   if (rc != CURLE_OK) {
     transfer_failed(rc, errbuf);
@@ -271,20 +277,20 @@ void remote_cache_put(const char *name, const char *src) {
     return;
   }
   /* No "Expect: 100-continue" round trip: objects are small. */
-  struct curl_slist *hdrs = curl_slist_append(NULL, "Expect:");
-  hdrs = curl_slist_append(hdrs, "Content-Type: application/octet-stream");
-  curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-  curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
-  curl_easy_setopt(h, CURLOPT_READFUNCTION, on_send);
-  curl_easy_setopt(h, CURLOPT_READDATA, &u);
-  curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)u.len);
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_discard);
-  CURLcode rc = curl_easy_perform(h);
+  struct curl_slist *hdrs = curl->slist_append(NULL, "Expect:");
+  hdrs = curl->slist_append(hdrs, "Content-Type: application/octet-stream");
+  curl->easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+  curl->easy_setopt(h, CURLOPT_UPLOAD, 1L);
+  curl->easy_setopt(h, CURLOPT_READFUNCTION, on_send);
+  curl->easy_setopt(h, CURLOPT_READDATA, &u);
+  curl->easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)u.len);
+  curl->easy_setopt(h, CURLOPT_WRITEFUNCTION, on_discard);
+  CURLcode rc = curl->easy_perform(h);
   long status = 0;
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+  curl->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
   /* The handle keeps a pointer to the list until reset or cleanup. */
-  curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
-  curl_slist_free_all(hdrs);
+  curl->easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+  curl->slist_free_all(hdrs);
   free(body);
   if (rc != CURLE_OK)
     transfer_failed(rc, errbuf);

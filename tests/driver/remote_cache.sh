@@ -3,7 +3,8 @@
 # the server ccache's documentation suggests: a build in a second, empty
 # local cache compiles no device code; read-only mode reads and never PUTs;
 # a corrupt entry is ignored (one warning) and replaced; a closed port and a
-# server killed during the build give one warning and the same result.
+# server killed during the build give one warning and the same result; so
+# does a machine without libcurl, which gpucc loads only for a remote cache.
 # Usage: remote_cache.sh GPUCC PROGRAM.mlir. Exits 77 without nginx.
 set -eu
 gpucc=$1 prog=$2
@@ -143,6 +144,13 @@ check closed_port_compiles test "$(compiled log_h)" -eq 3
 check closed_port_one_warning test "$(warnings log_h)" -eq 1
 check closed_port_same_result cmp app_a app_h
 check closed_port_no_wait test "$took" -lt 10
+# libcurl is loaded only for a remote cache, and a machine without it
+# builds all the same (one warning).
+GPUCC_CURL_LIBRARY=$work/no-libcurl.so GPUCC_CACHE_DIR=$work/i "$gpucc" $flags p.mlir -o app_i 2>log_i
+check no_libcurl_compiles sh -c "test $(compiled log_i) -eq 3 && cmp -s app_a app_i"
+check no_libcurl_one_warning sh -c "test $(warnings log_i) -eq 1 && grep -q 'libcurl' log_i"
+env -u GPUCC_REMOTE_CACHE LD_DEBUG=files GPUCC_CACHE_DIR=$work/j "$gpucc" $flags p.mlir -o app_j 2>log_j
+check no_remote_no_libcurl sh -c "grep -q 'file=libMLIR' log_j && ! grep -q 'file=libcurl' log_j"
 # Local first: a machine that has everything does not ask the server.
 GPUCC_CACHE_DIR=$work/b "$gpucc" $flags p.mlir -o app_b2 2>log_b2
 check local_first sh -c "test $(compiled log_b2) -eq 0 && test $(warnings log_b2) -eq 0"
