@@ -30,11 +30,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* The integer type of a float's width, or a null type for anything else. */
+/* The integer type of a float's width, or a null type for anything else,
+ * and for widths no target exchanges (tf32's 19 bits, x87's 80). */
 static MlirType bits_type(MlirType t) {
   if (!mlirTypeIsAFloat(t))
     return (MlirType){NULL};
-  return mlirIntegerTypeGet(mlirTypeGetContext(t), mlirFloatTypeGetWidth(t));
+  unsigned w = mlirFloatTypeGetWidth(t);
+  if (w != 8 && w != 16 && w != 32 && w != 64 && w != 128)
+    return (MlirType){NULL};
+  return mlirIntegerTypeGet(mlirTypeGetContext(t), w);
 }
 
 /* memref<... x F> as memref<... x iN>: same shape, layout and memory space. */
