@@ -9,6 +9,7 @@
 #include "lowering.h"
 
 #include "device_ipowi.h"
+#include "device_linkage.h"
 #include "device_subgroup.h"
 #include "diag.h"
 #include "frontend.h"
@@ -100,8 +101,10 @@ int lowering_device(const struct program *prog, const struct target *t, const st
     goto out;
   }
   l->describe(t, what, sizeof what);
-  if (frontend_lower(dev, pipeline, what, device_lowered) != 0 ||
-      (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0))
+  if (frontend_lower(dev, pipeline, what, device_lowered) != 0)
+    goto out;
+  lowering_internalize_device_functions(dev);
+  if (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0)
     goto out;
   rc = l->write_objects ? l->write_objects(dev, opt, out_paths, n)
                         : write_serialized(dev, t, tc, out_paths, n);

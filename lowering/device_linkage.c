@@ -1,0 +1,114 @@
+/* device_linkage.c: only kernels are entry points of lowered device code.
+ *
+ * The GPU-to-NVVM and GPU-to-ROCDL conversions of LLVM 22 ask for a C
+ * interface on every func.func of a gpu.module, and the function conversion
+ * gives every definition external linkage. So each device function reached
+ * the PTX twice, as `.visible .func name` and `.visible .func
+ * _mlir_ciface_name`, and neither could be dropped once inlined: ptxas
+ * compiled both, and the sizes grew with each helper gpucc generates
+ * (reductions, matrix fragments, integer powers). Nothing outside a
+ * gpu.module can call into it but its kernels (the host launches kernels by
+ * name; it has no device function pointers), so here the wrappers nobody
+ * calls are erased and the other definitions become internal, which lets
+ * LLVM inline and drop them like static functions in C. Declarations (the
+ * vendor libraries' functions, printf) stay as they are. */
+#include "device_linkage.h"
+
+#include "frontend.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CIFACE "_mlir_ciface_"
+
+static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+static int has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref(name))) ||
+         !mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, ref(name)));
+}
+
+static int is_kernel(MlirOperation fn) {
+  return has_attr(fn, "gpu.kernel") || has_attr(fn, "nvvm.kernel") || has_attr(fn, "rocdl.kernel");
+}
+
+static int is_definition(MlirOperation fn) {
+  MlirRegion body = mlirOperationGetRegion(fn, 0);
+  return !mlirBlockIsNull(mlirRegionGetFirstBlock(body));
+}
+
+static MlirStringRef symbol(MlirOperation fn) {
+  MlirAttribute a = mlirOperationGetInherentAttributeByName(fn, ref("sym_name"));
+  return mlirAttributeIsNull(a) ? ref("") : mlirStringAttrGetValue(a);
+}
+
+/* Names some llvm.call or llvm.mlir.addressof in the gpu.module refers to. */
+struct uses {
+  char **names;
+  size_t len, cap;
+};
+
+static MlirWalkResult collect_use(MlirOperation op, void *ud) {
+  struct uses *u = ud;
+  const char *attr = frontend_op_is(op, "llvm.call")            ? "callee"
+                     : frontend_op_is(op, "llvm.mlir.addressof") ? "global_name"
+                                                                  : NULL;
+  if (!attr)
+    return MlirWalkResultAdvance;
+  MlirAttribute a = mlirOperationGetInherentAttributeByName(op, ref(attr));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFlatSymbolRef(a))
+    return MlirWalkResultAdvance;
+  MlirStringRef s = mlirFlatSymbolRefAttrGetValue(a);
+  if (u->len == u->cap) {
+    size_t cap = u->cap ? 2 * u->cap : 16;
+    char **n = realloc(u->names, cap * sizeof *n);
+    if (!n)
+      return MlirWalkResultInterrupt;
+    u->names = n;
+    u->cap = cap;
+  }
+  u->names[u->len] = strndup(s.data, s.length);
+  if (u->names[u->len])
+    u->len++;
+  return MlirWalkResultAdvance;
+}
+
+static int used(const struct uses *u, MlirStringRef name) {
+  for (size_t i = 0; i < u->len; i++)
+    if (strlen(u->names[i]) == name.length && !memcmp(u->names[i], name.data, name.length))
+      return 1;
+  return 0;
+}
+
+static void internalize_module(MlirOperation gm) {
+  struct uses u = {0};
+  mlirOperationWalk(gm, collect_use, &u, MlirWalkPreOrder);
+  MlirContext ctx = mlirOperationGetContext(gm);
+  MlirAttribute internal = mlirAttributeParseGet(ctx, ref("#llvm.linkage<internal>"));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+  MlirOperation fn = mlirBlockGetFirstOperation(body);
+  while (!mlirOperationIsNull(fn)) {
+    MlirOperation next = mlirOperationGetNextInBlock(fn);
+    if (frontend_op_is(fn, "llvm.func") && is_definition(fn) && !is_kernel(fn)) {
+      MlirStringRef name = symbol(fn);
+      if (name.length > strlen(CIFACE) && !strncmp(name.data, CIFACE, strlen(CIFACE)) &&
+          !used(&u, name))
+        mlirOperationDestroy(fn);
+      else if (!mlirAttributeIsNull(internal))
+        mlirOperationSetInherentAttributeByName(fn, ref("linkage"), internal);
+    }
+    fn = next;
+  }
+  for (size_t i = 0; i < u.len; i++)
+    free(u.names[i]);
+  free(u.names);
+}
+
+void lowering_internalize_device_functions(MlirModule dev) {
+  MlirOperation *mods;
+  size_t n = frontend_gpu_modules(dev, &mods);
+  for (size_t i = 0; i < n; i++)
+    internalize_module(mods[i]);
+  free(mods);
+}
