@@ -176,11 +176,15 @@ static void compute_keys(struct plan *p, struct unit *u) {
     char *text = program_module_text(u->prog, m, o->debug_info, &len);
     for (size_t ti = 0; ti < o->ntargets; ti++) {
       const struct target *tg = &o->targets[ti];
+      /* The CUDA toolkit keys only the targets whose code depends on it: a
+       * new CUDA leaves AMD and host entries valid. */
+      int cuda = tg->info->kind->uses_cuda;
       char *params = xasprintf("gpucc-cache-1 gpucc=%s build=%s llvm=%s cuda=%s ptxas=%d target=%s "
                                "features=%s O=%d g=%d",
-                               GPUCC_VERSION, cache_compiler_id(), GPUCC_LLVM_VERSION, p->tc.cuda_version,
-                               p->tc.ptxas[0] != 0, tg->id, tg->features, o->opt_level, o->debug_info);
-      for (size_t k = 0; k < o->nptxas_args; k++) {
+                               GPUCC_VERSION, cache_compiler_id(), GPUCC_LLVM_VERSION,
+                               cuda ? p->tc.cuda_version : "-", cuda && p->tc.ptxas[0] != 0, tg->id,
+                               tg->features, o->opt_level, o->debug_info);
+      for (size_t k = 0; cuda && k < o->nptxas_args; k++) {
         char *more = xasprintf("%s Xptxas=%s", params, o->ptxas_args[k]);
         free(params);
         params = more;
@@ -448,7 +452,10 @@ static int open_parts(struct plan *p) {
 int plan_build(struct plan *p, const struct options *o) {
   memset(p, 0, sizeof *p);
   p->opts = o;
-  if (toolchain_find(&p->tc, o->cuda_path, o->rocm_path) != 0)
+  int cuda = 0;
+  for (size_t t = 0; t < o->ntargets; t++)
+    cuda |= o->targets[t].info->kind->uses_cuda;
+  if (toolchain_find(&p->tc, o->cuda_path, o->rocm_path, cuda) != 0)
     return -1;
   cache_open(o->use_cache && !o->dry_run);
   for (size_t t = 0; t < o->ntargets; t++) {

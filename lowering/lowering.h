@@ -32,9 +32,12 @@ struct toolchain {
 
 /* Finds CUDA (--cuda-path, $CUDA_PATH, /usr/local/cuda) and the AMD pieces
  * (--rocm-path, $ROCM_PATH, Debian's rocm-device-libs). Missing pieces are
- * not errors here: they are reported when a target needs them.
+ * not errors here: they are reported when a target needs them. ptxas is
+ * run for its version (cuda_version, ptxas_max_ptx) only with probe_ptxas
+ * set: a build for other targets does not need it.
  * Returns 0, or -1 when an explicitly given path is invalid. */
-int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_opt);
+int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_opt,
+                   int probe_ptxas);
 
 /* Creates (once) the ROCm-layout shim directory of symlinks that ROCDL
  * serialization needs. Returns 0 or -1 (reported). */

@@ -197,6 +197,7 @@ const struct target_kind target_kind_nvidia = {
     .finished_stage = "cubin",
     .finished_format = FATBIN_FORMAT_CUBIN,
     .finish_tool = "ptxas",
+    .uses_cuda = 1,
     .can_finish = can_finish,
     .finish_argv = finish_argv,
     .prepare = prepare,

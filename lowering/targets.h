@@ -40,6 +40,10 @@ struct target_kind {
   const char *finished_stage;  /* "cubin", or NULL */
   int finished_format;         /* enum fatbin_format */
   const char *finish_tool;     /* "ptxas": names the job */
+  /* Its code depends on the CUDA toolkit found (the PTX ISA it may use,
+   * ptxas and its options): only then is ptxas asked its version, and only
+   * then does that version key the cache. */
+  int uses_cuda;
   /* Whether the finishing tool is there (no ptxas: PTX only). */
   int (*can_finish)(const struct toolchain *tc);
   /* The tool's command (NULL-terminated, malloc'ed; strings borrowed). */

@@ -65,7 +65,7 @@ static void probe_ptxas(struct toolchain *tc) {
   free(data);
 }
 
-static void find_cuda(struct toolchain *tc, const char *cuda_opt) {
+static void find_cuda(struct toolchain *tc, const char *cuda_opt, int probe) {
   const char *candidates[] = {cuda_opt, getenv("CUDA_PATH"), "/usr/local/cuda"};
   for (size_t i = 0; i < 3; i++) {
     if (!candidates[i] || !*candidates[i] || !is_dir(candidates[i]))
@@ -79,7 +79,8 @@ static void find_cuda(struct toolchain *tc, const char *cuda_opt) {
   snprintf(p, sizeof p, "%s/bin/ptxas", tc->cuda_path);
   if (access(p, X_OK) == 0) {
     snprintf(tc->ptxas, sizeof tc->ptxas, "%s", p);
-    probe_ptxas(tc);
+    if (probe)
+      probe_ptxas(tc);
   }
   snprintf(p, sizeof p, "%s/nvvm/libdevice/libdevice.10.bc", tc->cuda_path);
   tc->have_libdevice = is_file(p);
@@ -106,13 +107,14 @@ static void find_rocm(struct toolchain *tc, const char *rocm_opt) {
     }
 }
 
-int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_opt) {
+int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_opt,
+                   int probe_ptxas) {
   memset(tc, 0, sizeof *tc);
   if (cuda_opt && !is_dir(cuda_opt))
     return diag_error("--cuda-path '%s' is not a directory", cuda_opt);
   if (rocm_opt && !is_dir(rocm_opt))
     return diag_error("--rocm-path '%s' is not a directory", rocm_opt);
-  find_cuda(tc, cuda_opt);
+  find_cuda(tc, cuda_opt, probe_ptxas);
   find_rocm(tc, rocm_opt);
   snprintf(tc->ld_lld, sizeof tc->ld_lld, "%s/ld.lld", GPUCC_LLVM_BINDIR);
   return 0;

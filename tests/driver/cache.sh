@@ -1,8 +1,8 @@
 #!/bin/sh
 # The device object cache: a second build compiles no device code, a
 # host-only change compiles no device code, a kernel change does, results
-# are identical with and without the cache, concurrent builds are safe, and
-# the size limit holds. Usage: cache.sh GPUCC PROGRAM.mlir
+# are identical with and without the cache, the CUDA toolkit keys only NVIDIA
+# code, concurrent builds are safe, and the size limit holds. Usage: cache.sh GPUCC PROGRAM.mlir
 set -eu
 gpucc=$1 prog=$2
 work=$(mktemp -d)
@@ -28,6 +28,15 @@ check first_build_compiles test "$(compiled log1)" -eq 3
 check second_build_fetches sh -c "test $(compiled log2) -eq 0 && test $(fetched log2) -eq 3"
 check same_result cmp app1 app2
 check first_build_host_compiled test "$(host_compiled log1)" -eq 1
+# The CUDA toolkit keys NVIDIA code only: another toolkit (here none, so PTX
+# only) or other -Xptxas options recompile sm_90 and leave gfx90a and host
+# cached.
+mkdir nocuda
+"$gpucc" $flags --cuda-path=nocuda p.mlir -o app_nc 2>log_nc
+check other_cuda_recompiles_nvidia_only sh -c "test $(compiled log_nc) -eq 1 && test $(fetched log_nc) -eq 2 && grep -q 's  device code for sm_90' log_nc"
+"$gpucc" $flags -Xptxas -O3 p.mlir -o app_x 2>log_x
+check Xptxas_recompiles_nvidia_only sh -c "test $(compiled log_x) -eq 1 && test $(fetched log_x) -eq 2"
+
 check second_build_host_fetched sh -c "test $(host_compiled log2) -eq 0 && test $(host_fetched log2) -eq 1"
 # -g: line tables come from locations the cache key does not hold.
 "$gpucc" $flags -g p.mlir -o app_g1 2>log_g1
