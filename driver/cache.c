@@ -13,6 +13,8 @@
 #include "tmp.h"
 
 #include <dirent.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -69,13 +71,60 @@ int cache_open(int want) {
 
 int cache_enabled(void) { return enabled; }
 
+/* The executable's GNU build-id note: the linker's hash of its contents
+ * (CMake links gpucc with --build-id=sha1). NULL when it has none. */
+struct build_id {
+  const unsigned char *bytes;
+  size_t len;
+};
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  struct build_id *id = arg;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+    const unsigned char *end = p + ph->p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+      const unsigned char *name = p + sizeof *n;
+      const unsigned char *desc = name + ((n->n_namesz + 3) & ~3u);
+      if (desc + n->n_descsz > end)
+        break;
+      if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
+          n->n_descsz >= 16) {
+        id->bytes = desc;
+        id->len = n->n_descsz;
+        return 1;
+      }
+      p = desc + ((n->n_descsz + 3) & ~3u);
+    }
+  }
+  return 1; /* the first object is the executable: only it counts */
+}
+
 /* Pipelines change between builds of the same version: an entry made by
- * another gpucc binary must not be reused, so the binary's own hash is part
- * of every key (as ccache hashes the compiler). Read once, a few ms. */
+ * another gpucc binary must not be reused, so the binary's identity is part
+ * of every key (as ccache hashes the compiler): its build-id, which costs
+ * nothing to read, or else the SHA-256 of its file (a few ms). */
 const char *cache_compiler_id(void) {
   static char id[2 * FATBIN_SHA256_SIZE + 1];
   if (id[0])
     return id;
+  struct build_id b = {NULL, 0};
+  dl_iterate_phdr(find_build_id, &b);
+  if (b.bytes) {
+    static const char hex[] = "0123456789abcdef";
+    size_t n = b.len < FATBIN_SHA256_SIZE ? b.len : FATBIN_SHA256_SIZE;
+    for (size_t i = 0; i < n; i++) {
+      id[2 * i] = hex[b.bytes[i] >> 4];
+      id[2 * i + 1] = hex[b.bytes[i] & 15];
+    }
+    id[2 * n] = '\0';
+    return id;
+  }
   void *data;
   size_t size;
   if (tmp_read_file("/proc/self/exe", &data, &size) != 0)

@@ -4,6 +4,7 @@
  * internal error (a crash, reported by crash.c), 130 interrupted
  * (interrupt.c). Everything runs on a thread with a large stack (stack.h):
  * deeply nested input must not overflow MLIR's recursive parser. */
+#include "cache.h"
 #include "crash.h"
 #include "diag.h"
 #include "interrupt.h"
@@ -51,6 +52,10 @@ static int gpucc_main(void *p) {
   }
   if (o.print_version) {
     printf("gpucc %s (MLIR/LLVM %s)\n", GPUCC_VERSION, GPUCC_LLVM_VERSION);
+    /* What names this binary in cache keys: builds share cache entries
+     * (local or remote) exactly when this line is the same. */
+    if (o.verbose)
+      printf("build %s\n", cache_compiler_id());
     return 0;
   }
   if (o.ninputs == 0) {

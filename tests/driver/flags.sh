@@ -21,6 +21,15 @@ no_temps() { [ -z "$(ls -A "$work/tmp")" ]; }
 # --version, --help
 "$gpucc" --version >out 2>err
 check version grep -Eq '^gpucc [0-9]+\.[0-9]+\.[0-9]+ \(MLIR/LLVM 22\.' out
+check version_one_line test "$(wc -l <out)" -eq 1
+# -v adds what names the binary in cache keys: its GNU build-id
+"$gpucc" -v --version >out 2>err
+id=$(readelf -n "$gpucc" 2>/dev/null | sed -n 's/.*Build ID: *//p' | head -n 1)
+if [ -n "$id" ]; then
+  check version_build_id grep -qx "build $id" out
+else
+  check version_build_hash grep -Eqx 'build [0-9a-f]{64}' out
+fi
 "$gpucc" --help >out 2>err
 check help_options grep -q -- '--offload-arch=<list>' out
 check help_default grep -q '^default targets: sm_80,sm_90,gfx90a,gfx942,host$' out
