@@ -206,4 +206,17 @@ int fatbin_manifest_parse(const unsigned char *text, size_t len, unsigned versio
                           struct fatbin_manifest *m, char *err, size_t errlen);
 void fatbin_manifest_free(struct fatbin_manifest *m);
 
+/* SHA-256 blocks with the x86 SHA extensions (fatbin_sha256_x86.c): whether
+ * this CPU has them, and nblocks 64-byte blocks mixed into h with them (k:
+ * the 64 round constants). fatbin_sha256 picks them when usable. */
+int fatbin_sha256_x86_usable(void);
+void fatbin_sha256_x86_blocks(uint32_t h[8], const unsigned char *p, size_t nblocks,
+                              const uint32_t k[64]);
+
+/* SHA-256 by the portable code alone, whatever the CPU (for tests). */
+void fatbin_sha256_portable(const void *data, size_t size, unsigned char out[FATBIN_SHA256_SIZE]);
+
+/* Whether fatbin_sha256 uses the x86 SHA extensions on this machine. */
+int fatbin_sha256_accelerated(void);
+
 #endif
