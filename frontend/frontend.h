@@ -34,6 +34,11 @@ int frontend_parse(const char *path, MlirModule *out);
  * Called by frontend_normalize first. Returns 0 or -1 (reported). */
 int frontend_prepare(MlirModule module);
 
+/* Runs `pipeline` (the buffer deallocation pipeline) on module with its
+ * top-level functions that hold gpu ops left out (dealloc.c). Returns 0 or
+ * -1 (reported). */
+int frontend_free_buffers(MlirModule module, const char *pipeline);
+
 /* Prepares the module (frontend_prepare), outlines gpu.launch into gpu.func kernels and rewrites synchronous or
  * dependency-free gpu.alloc/dealloc/memcpy/memset into the async form
  * followed by a host wait. Returns 0 or -1 (reported). */

@@ -13,7 +13,8 @@
  *      by the interpreter upstream removed), becomes that named sequence;
  *   2. tensor code is bufferized (one-shot, across function boundaries, with
  *      identity layouts so that C callers see plain memrefs) and its buffers
- *      freed by the ownership-based deallocation pipeline;
+ *      freed by the ownership-based deallocation pipeline, except in host
+ *      functions that call the GPU, which it cannot handle (dealloc.c);
  *   3. linalg ops become loops, so both host and device pipelines see scf;
  *   4. when host code has nvgpu ops (it makes TMA descriptors), every nvgpu
  *      op is lowered to NVVM ops and LLVM calls, as upstream's
@@ -175,8 +176,8 @@ static void name_legacy_sequence(MlirOperation seq) {
 }
 
 #define BUFFERIZE                                                                                  \
-  "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"\
-  "buffer-deallocation-pipeline"
+  "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map "\
+  "allow-return-allocs-from-loops}"
 
 int frontend_prepare(MlirModule module) {
   struct found f = {0};
@@ -194,7 +195,8 @@ int frontend_prepare(MlirModule module) {
     f = (struct found){0};
     mlirOperationWalk(mlirModuleGetOperation(module), survey, &f, MlirWalkPreOrder);
   }
-  if (f.tensors && frontend_run_pipeline(module, "builtin.module(" BUFFERIZE ")") != 0)
+  if (f.tensors && (frontend_run_pipeline(module, "builtin.module(" BUFFERIZE ")") != 0 ||
+                    frontend_free_buffers(module, "builtin.module(buffer-deallocation-pipeline)") != 0))
     return -1;
   if ((f.linalg || f.tensors) && frontend_run_pipeline(module, "builtin.module(convert-linalg-to-loops)") != 0)
     return -1;
