@@ -99,6 +99,10 @@ void _mlir_ciface_printMemrefF64(struct rt_unranked_memref *m);
 void _mlir_ciface_printMemrefC32(struct rt_unranked_memref *m);
 void _mlir_ciface_printMemrefC64(struct rt_unranked_memref *m);
 
+void printMemrefI8(int64_t rank, void *descriptor);  /* gpucc's own */
+void printMemrefI16(int64_t rank, void *descriptor); /* gpucc's own */
+void printMemrefF16(int64_t rank, void *descriptor); /* gpucc's own */
+void printMemrefBF16(int64_t rank, void *descriptor); /* gpucc's own */
 void printMemrefI32(int64_t rank, void *descriptor);
 void printMemrefI64(int64_t rank, void *descriptor);
 void printMemrefInd(int64_t rank, void *descriptor);

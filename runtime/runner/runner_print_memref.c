@@ -81,6 +81,25 @@ RT_EXPORT void _mlir_ciface_printMemrefC64(struct rt_unranked_memref *m) {
   print_unranked(m, RT_ELEM_C64);
 }
 
+/* Upstream has no plain I8, I16, F16 and BF16 versions (only the
+ * _mlir_ciface_ ones); a program that declares them without
+ * llvm.emit_c_interface links here all the same. */
+RT_EXPORT void printMemrefI8(int64_t rank, void *desc) {
+  print_plain(rank, desc, RT_ELEM_I8);
+}
+
+RT_EXPORT void printMemrefI16(int64_t rank, void *desc) {
+  print_plain(rank, desc, RT_ELEM_I16);
+}
+
+RT_EXPORT void printMemrefF16(int64_t rank, void *desc) {
+  print_plain(rank, desc, RT_ELEM_F16);
+}
+
+RT_EXPORT void printMemrefBF16(int64_t rank, void *desc) {
+  print_plain(rank, desc, RT_ELEM_BF16);
+}
+
 RT_EXPORT void printMemrefI32(int64_t rank, void *desc) {
   print_plain(rank, desc, RT_ELEM_I32);
 }
