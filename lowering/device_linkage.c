@@ -11,7 +11,16 @@
  * name; it has no device function pointers), so here the wrappers nobody
  * calls are erased and the other definitions become internal, which lets
  * LLVM inline and drop them like static functions in C. Declarations (the
- * vendor libraries' functions, printf) stay as they are. */
+ * vendor libraries' functions, printf) stay as they are.
+ *
+ * The other way round for dynamic shared memory: the GPU conversions make
+ * gpu.dynamic_shared_memory's base a zero-sized array in workgroup memory
+ * with internal linkage. NVPTX then declares it as a one-byte static
+ * `.shared` variable and AMDGPU as an empty static LDS variable, both laid
+ * out among the kernel's static shared memory (workgroup attributions), so
+ * the dynamic area overlapped them and a kernel with both corrupted its own
+ * data. Made external, it is what CUDA's `extern __shared__ x[]` and HIP's
+ * dynamic LDS are: the area after all static shared memory. */
 #include "device_linkage.h"
 
 #include "frontend.h"
@@ -81,15 +90,31 @@ static int used(const struct uses *u, MlirStringRef name) {
   return 0;
 }
 
+/* A zero-sized array in workgroup memory (address space 3). */
+static int is_dynamic_shared(MlirOperation g) {
+  MlirAttribute space = mlirOperationGetInherentAttributeByName(g, ref("addr_space"));
+  MlirAttribute type = mlirOperationGetInherentAttributeByName(g, ref("global_type"));
+  if (mlirAttributeIsNull(space) || !mlirAttributeIsAInteger(space) ||
+      mlirIntegerAttrGetValueInt(space) != 3 || mlirAttributeIsNull(type))
+    return 0;
+  char text[64];
+  frontend_type_text(mlirTypeAttrGetValue(type), text, sizeof text);
+  return !strncmp(text, "!llvm.array<0 x ", 16);
+}
+
 static void internalize_module(MlirOperation gm) {
   struct uses u = {0};
   mlirOperationWalk(gm, collect_use, &u, MlirWalkPreOrder);
   MlirContext ctx = mlirOperationGetContext(gm);
   MlirAttribute internal = mlirAttributeParseGet(ctx, ref("#llvm.linkage<internal>"));
+  MlirAttribute external = mlirAttributeParseGet(ctx, ref("#llvm.linkage<external>"));
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
   MlirOperation fn = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(fn)) {
     MlirOperation next = mlirOperationGetNextInBlock(fn);
+    if (frontend_op_is(fn, "llvm.mlir.global") && is_dynamic_shared(fn) &&
+        !mlirAttributeIsNull(external))
+      mlirOperationSetInherentAttributeByName(fn, ref("linkage"), external);
     if (frontend_op_is(fn, "llvm.func") && is_definition(fn) && !is_kernel(fn)) {
       MlirStringRef name = symbol(fn);
       if (name.length > strlen(CIFACE) && !strncmp(name.data, CIFACE, strlen(CIFACE)) &&

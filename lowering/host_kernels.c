@@ -62,26 +62,39 @@ static const char *name_of(LLVMValueRef v) {
 
 /* --- workgroup memory ---------------------------------------------------- */
 
+static void add_shared(struct rewriter *rw, LLVMValueRef g, uint64_t off) {
+  rw->shared = realloc(rw->shared, (rw->nshared + 1) * sizeof *rw->shared);
+  rw->offsets = realloc(rw->offsets, (rw->nshared + 1) * sizeof *rw->offsets);
+  if (!rw->shared || !rw->offsets)
+    BUG("out of memory");
+  rw->shared[rw->nshared] = g;
+  rw->offsets[rw->nshared++] = off;
+}
+
+/* Workgroup globals with a size get their slices first; the zero-sized ones
+ * (dynamic shared memory, gpu.dynamic_shared_memory's global) all start
+ * where those end, so that what a launch asks for never overlaps them. */
 static void layout_shared(struct rewriter *rw) {
   for (LLVMValueRef g = LLVMGetFirstGlobal(rw->mod); g; g = LLVMGetNextGlobal(g)) {
     if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3)
       continue;
     LLVMTypeRef ty = LLVMGlobalGetValueType(g);
     uint64_t size = LLVMABISizeOfType(rw->td, ty);
+    if (size == 0)
+      continue;
     uint64_t align = LLVMGetAlignment(g);
     if (align < 16)
       align = 16;
     uint64_t off = (rw->shared_bytes + align - 1) / align * align;
-    rw->shared = realloc(rw->shared, (rw->nshared + 1) * sizeof *rw->shared);
-    rw->offsets = realloc(rw->offsets, (rw->nshared + 1) * sizeof *rw->offsets);
-    if (!rw->shared || !rw->offsets)
-      BUG("out of memory");
-    rw->shared[rw->nshared] = g;
-    rw->offsets[rw->nshared++] = off;
+    add_shared(rw, g, off);
     rw->shared_bytes = off + size;
   }
   /* Dynamic shared memory (a zero-sized extern array) starts here. */
   rw->shared_bytes = (rw->shared_bytes + 15) / 16 * 16;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(rw->mod); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 &&
+        LLVMABISizeOfType(rw->td, LLVMGlobalGetValueType(g)) == 0)
+      add_shared(rw, g, rw->shared_bytes);
 }
 
 /* Pointer to a workgroup global inside the block's buffer, built at the
