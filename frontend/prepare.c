@@ -196,7 +196,8 @@ int frontend_prepare(MlirModule module) {
     mlirOperationWalk(mlirModuleGetOperation(module), survey, &f, MlirWalkPreOrder);
   }
   if (f.tensors && (frontend_run_pipeline(module, "builtin.module(" BUFFERIZE ")") != 0 ||
-                    frontend_free_buffers(module, "builtin.module(buffer-deallocation-pipeline)") != 0))
+                    frontend_free_buffers(module, "builtin.module(buffer-deallocation-pipeline,"
+                                                          "convert-bufferization-to-memref)") != 0))
     return -1;
   if ((f.linalg || f.tensors) && frontend_run_pipeline(module, "builtin.module(convert-linalg-to-loops)") != 0)
     return -1;
