@@ -50,7 +50,7 @@
   "convert-complex-to-standard,arith-expand,convert-scf-to-cf,expand-strided-metadata,lower-affine,"\
   "convert-vector-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-math-to-funcs,"        \
   "convert-complex-to-llvm,finalize-memref-to-llvm,convert-async-to-llvm,convert-arith-to-llvm,"   \
-  "convert-index-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,gpu-to-llvm,"  \
+  "convert-index-to-llvm,convert-ub-to-llvm,gpu-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"  \
   "reconcile-unrealized-casts"
 
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }

@@ -49,6 +49,12 @@ void rt_appendf(char *buf, size_t len, const char *fmt, ...)
  * the backend in use. When none could start, reports the "no GPU found" error
  * on behalf of fn and returns NULL. */
 const struct rt_backend *rt_backend_get(const char *fn);
+
+/* The streams mgpuStreamCreate made and mgpuStreamDestroy has not ended
+ * (stream_set.c): event functions handed one treat it as a stream. */
+void rt_stream_set_add(void *stream);
+void rt_stream_set_remove(void *stream);
+int rt_stream_set_has(void *handle);
 /* The backend in use if the runtime has started, else NULL; never starts it. */
 const struct rt_backend *rt_backend_peek(void);
 /* Why the backends tried before the one in use found no device ("CUDA:
