@@ -310,14 +310,18 @@ static char *active_reduce_text(const struct subgroup *sg, const char *name, con
   return text;
 }
 
-/* A reduction that not every lane of the subgroup may reach: a call of
- * the function above, made once per type, kind and cluster. Left (0) where
- * the target's pipeline has no lane dialect gpucc knows. */
-static int reduce_active(MlirOperation op, const struct subgroup *sg, MlirType t, unsigned bits,
-                         const char *kind, const char *combine) {
-  if ((sg->lanes == LANES_NVVM && sg->width != 32) ||
-      (sg->lanes == LANES_ROCDL && sg->width != 32 && sg->width != 64) || sg->lanes == LANES_NONE)
-    return 0;
+/* Whether the target has a lane dialect gpucc reads active lanes with. */
+static int can_read_active(const struct subgroup *sg) {
+  return !((sg->lanes == LANES_NVVM && sg->width != 32) ||
+           (sg->lanes == LANES_ROCDL && sg->width != 32 && sg->width != 64) ||
+           sg->lanes == LANES_NONE);
+}
+
+/* A call, before `at`, of the function that reduces op's operand over the
+ * active lanes (see the top), made once per type, kind and cluster; a null
+ * value if the function cannot be added (reported). */
+static MlirValue active_call(MlirOperation op, MlirOperation at, const struct subgroup *sg,
+                             MlirType t, unsigned bits, const char *kind, const char *combine) {
   int64_t cluster = int_attr(op, "cluster_size", sg->width), stride = int_attr(op, "cluster_stride", 1);
   /* The lane-index bits that vary within a cluster (sizes and strides are
    * powers of two); all of them for the whole subgroup. */
@@ -333,12 +337,84 @@ static int reduce_active(MlirOperation op, const struct subgroup *sg, MlirType t
   int rc = frontend_add_function(sg->gpu_module, name, text);
   free(text);
   if (rc != 0)
-    return rc;
+    return (MlirValue){NULL};
   MlirValue x = mlirOperationGetOperand(op, 0);
-  MlirOperation call = frontend_call_before(op, name, 1, &x, 1, &t);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(call, 0));
+  return mlirOperationGetResult(frontend_call_before(at, name, 1, &x, 1, &t), 0);
+}
+
+/* A reduction that not every lane of the subgroup may reach: the call
+ * instead of the op. Left (0) where the target's pipeline has no lane
+ * dialect gpucc knows. */
+static int reduce_active(MlirOperation op, const struct subgroup *sg, MlirType t, unsigned bits,
+                         const char *kind, const char *combine) {
+  if (!can_read_active(sg))
+    return 0;
+  MlirValue r = active_call(op, op, sg, t, bits, kind, combine);
+  if (mlirValueIsNull(r))
+    return -1;
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), r);
   mlirOperationDestroy(op);
   return 0;
+}
+
+/* Whether the kernel holding op says (known_block_size) that its blocks are
+ * a whole number of subgroups. */
+static int blocks_fill_subgroups(MlirOperation op, unsigned width) {
+  MlirOperation f = mlirOperationGetParentOperation(op);
+  while (!mlirOperationIsNull(f) && !frontend_op_is(f, "gpu.func"))
+    f = mlirOperationGetParentOperation(f);
+  if (mlirOperationIsNull(f))
+    return 0;
+  MlirAttribute known =
+      mlirOperationGetInherentAttributeByName(f, mlirStringRefCreateFromCString("known_block_size"));
+  if (mlirAttributeIsNull(known) || !mlirAttributeIsADenseI32Array(known) ||
+      mlirDenseArrayGetNumElements(known) != 3)
+    return 0;
+  int64_t threads = 1;
+  for (intptr_t i = 0; i < 3; i++)
+    threads *= mlirDenseI32ArrayGetElement(known, i);
+  return threads > 0 && threads % width == 0;
+}
+
+static MlirValue linear_thread(MlirOperation at);
+static MlirValue block_threads(MlirOperation at);
+
+/* i1: the subgroup of the calling lane has all `width` lanes (the last
+ * subgroup of a block whose size is not a multiple of it has fewer). */
+static MlirValue subgroup_is_full(MlirOperation at, unsigned width) {
+  MlirContext ctx = mlirOperationGetContext(at);
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirValue w = constant(at, index, width);
+  MlirValue first = binary(at, "arith.muli", binary(at, "arith.divui", linear_thread(at), w), w);
+  MlirValue end = binary(at, "arith.addi", first, w);
+  MlirValue ops[2] = {end, block_threads(at)};
+  MlirNamedAttribute ule =
+      named(ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 7 /* ule */));
+  return frontend_op_before(at, "arith.cmpi", 2, ops, mlirIntegerTypeGet(ctx, 1), 1, &ule);
+}
+
+/* `scf.if %cond -> (t)` before `at`, each branch holding only an
+ * `scf.yield` without operands yet (*then_yield, *else_yield). */
+static MlirOperation make_if(MlirOperation at, MlirValue cond, MlirType t, MlirOperation *then_yield,
+                             MlirOperation *else_yield) {
+  MlirLocation loc = mlirOperationGetLocation(at);
+  MlirRegion regions[2];
+  MlirOperation *yields[2] = {then_yield, else_yield};
+  for (int k = 0; k < 2; k++) {
+    regions[k] = mlirRegionCreate();
+    MlirBlock b = mlirBlockCreate(0, NULL, NULL);
+    mlirRegionAppendOwnedBlock(regions[k], b);
+    MlirOperationState ys = mlirOperationStateGet(mlirStringRefCreateFromCString("scf.yield"), loc);
+    *yields[k] = mlirOperationCreate(&ys);
+    mlirBlockAppendOwnedOperation(b, *yields[k]);
+  }
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("scf.if"), loc);
+  mlirOperationStateAddOperands(&st, 1, &cond);
+  mlirOperationStateAddResults(&st, 1, &t);
+  mlirOperationStateAddOwnedRegions(&st, 2, regions);
+  MlirOperation op = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
+  return op;
 }
 
 static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
@@ -356,14 +432,41 @@ static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
     return 0;
   if (mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("uniform"))))
     return reduce_active(op, sg, t, bits, kind, combine);
-  if (sg->redux && leave_to_redux(op, t, kind, width))
+  int redux = sg->redux && leave_to_redux(op, t, kind, width);
+  /* A butterfly (or redux.sync) needs every lane of the subgroup, which the
+   * last subgroup of a block of, say, 40 threads does not have: there the
+   * missing partners would count the caller's own value again (the host) or
+   * make the shuffle undefined (a GPU). So, unless known_block_size rules
+   * it out, the partial subgroup takes the active-lane function instead. */
+  MlirOperation at = op, then_yield = {NULL}, else_yield = {NULL}, guard = {NULL};
+  if (!blocks_fill_subgroups(op, width) && can_read_active(sg)) {
+    guard = make_if(op, subgroup_is_full(op, width), t, &then_yield, &else_yield);
+    MlirValue partial = active_call(op, else_yield, sg, t, bits, kind, combine);
+    if (mlirValueIsNull(partial))
+      return -1;
+    mlirOperationSetOperands(else_yield, 1, &partial);
+    at = then_yield;
+  }
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (redux) { /* the op itself, left to the pipeline */
+    if (!mlirOperationIsNull(guard)) {
+      mlirOperationMoveBefore(op, then_yield);
+      mlirOperationSetOperands(then_yield, 1, &result);
+      MlirValue r = mlirOperationGetResult(guard, 0);
+      mlirValueReplaceAllUsesExcept(result, r, 1, &then_yield);
+    }
     return 0;
+  }
   int64_t cluster = int_attr(op, "cluster_size", width), stride = int_attr(op, "cluster_stride", 1);
   MlirType i32 = mlirIntegerTypeGet(ctx, 32);
-  MlirValue w = constant(op, i32, width);
+  MlirValue w = constant(at, i32, width);
   for (int64_t offset = stride; offset < cluster * stride; offset *= 2)
-    x = binary(op, combine, x, shuffle_any(op, x, constant(op, i32, offset), w));
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), x);
+    x = binary(at, combine, x, shuffle_any(at, x, constant(at, i32, offset), w));
+  if (!mlirOperationIsNull(guard)) {
+    mlirOperationSetOperands(then_yield, 1, &x);
+    x = mlirOperationGetResult(guard, 0);
+  }
+  mlirValueReplaceAllUsesOfWith(result, x);
   mlirOperationDestroy(op);
   return 0;
 }

@@ -1,9 +1,13 @@
 // gpu.subgroup_reduce on NVIDIA. Module @redux holds only what LLVM 22
 // turns into one redux.sync on sm_80 and newer: uniform, full-warp i32
-// add/and/or/xor/minsi/maxsi (cluster(size = 32) is the whole warp). Module
-// @tree holds what stays a butterfly of shfl.sync.bfly on every chip: f32,
-// i64 and f64 (two 32-bit halves), f16 and i8 (widened to 32 bits), the
-// kinds redux lacks (maxui, mul) and partial clusters.
+// add/and/or/xor/minsi/maxsi (cluster(size = 32) is the whole warp) in a
+// kernel whose known_block_size is a whole number of warps. Module @tree
+// (known_block_size too) holds what stays a butterfly of shfl.sync.bfly on every chip: f32, i64
+// and f64 (two 32-bit halves), f16 and i8 (widened to 32 bits), the kinds
+// redux lacks (maxui, mul) and partial clusters. Module @partial has no
+// known_block_size: a block of, say, 40 threads ends in a warp of 8 lanes,
+// which takes the active-lane path (activemask, redux.sync with that mask)
+// while full warps take the plain redux.sync.
 // TARGETS: sm_75,sm_80,sm_90,sm_90a
 // PTX: redux sm_80,sm_90,sm_90a 1 redux\.sync\.add\.s32
 // PTX: redux sm_80,sm_90,sm_90a 1 redux\.sync\.and\.b32
@@ -14,6 +18,11 @@
 // PTX: redux sm_80,sm_90,sm_90a none shfl\.sync
 // PTX: redux sm_75 none redux\.sync
 // PTX: redux sm_75 30 shfl\.sync\.bfly\.b32
+// PTX: redux sm_80,sm_90 none activemask
+// PTX: partial sm_80,sm_90 2 redux\.sync\.add\.s32
+// PTX: partial sm_80,sm_90 1 activemask
+// PTX: partial sm_75 5 shfl\.sync\.bfly\.b32
+// PTX: partial sm_75 1 shfl\.sync\.idx\.b32
 // f32 5 steps, i64 and f64 2 x 5, f16 5, i8 5, maxui 5, cluster of 8: 3.
 // PTX: tree sm_75,sm_80,sm_90a 43 shfl\.sync\.bfly\.b32
 // PTX: tree sm_75,sm_80,sm_90a none redux\.sync
@@ -26,7 +35,7 @@
 // PTX: tree sm_80 5 add\.rn\.f32
 module attributes {gpu.container_module} {
   gpu.module @redux {
-    gpu.func @ints(%out: memref<32x6xi32>) kernel {
+    gpu.func @ints(%out: memref<32x6xi32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
       %t = gpu.thread_id x
       %x = arith.index_cast %t : index to i32
       %c0 = arith.constant 0 : index
@@ -50,9 +59,19 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
+  gpu.module @partial {
+    gpu.func @sum(%out: memref<?xi32>) kernel {
+      %t = gpu.thread_id x
+      %x = arith.index_cast %t : index to i32
+      %s = gpu.subgroup_reduce add %x uniform : (i32) -> i32
+      memref.store %s, %out[%t] : memref<?xi32>
+      gpu.return
+    }
+  }
   gpu.module @tree {
     gpu.func @others(%f: memref<32xf32>, %l: memref<32xi64>, %d: memref<32xf64>,
-                     %h: memref<32xf16>, %b: memref<32xi8>, %u: memref<32xi32>) kernel {
+                     %h: memref<32xf16>, %b: memref<32xi8>, %u: memref<32xi32>) kernel
+        attributes {known_block_size = array<i32: 32, 1, 1>} {
       %t = gpu.thread_id x
       %x = arith.index_cast %t : index to i32
       %xf = arith.sitofp %x : i32 to f32
