@@ -36,6 +36,11 @@ struct toolchain {
  * run for its version (cuda_version, ptxas_max_ptx) only with probe_ptxas
  * set: a build for other targets does not need it.
  * Returns 0, or -1 when an explicitly given path is invalid. */
+/* compiler-rt's builtins archive (libclang-rt-22-dev) when installed, else
+ * NULL: the helpers LLVM calls that Debian 12's libgcc lacks (bf16
+ * conversions, __truncsfbf2), for host kernels and host code alike. */
+const char *lowering_builtins_archive(void);
+
 int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_opt,
                    int probe_ptxas);
 

@@ -104,6 +104,10 @@ static int can_finish(const struct toolchain *tc) {
   return 1;
 }
 
+const char *lowering_builtins_archive(void) {
+  return GPUCC_RT_BUILTINS[0] && access(GPUCC_RT_BUILTINS, R_OK) == 0 ? GPUCC_RT_BUILTINS : NULL;
+}
+
 /* Kernels may call compiler-rt's helpers (bf16 conversions); its builtins
  * archive, when installed, gives the shared object the ones it needs, so
  * nothing is left for the runtime's process to resolve. */
@@ -117,8 +121,8 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
   const char *args[] = {"cc", "-shared", "-o", so, obj};
   for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
     argv[k++] = (char *)args[i];
-  if (GPUCC_RT_BUILTINS[0] && access(GPUCC_RT_BUILTINS, R_OK) == 0)
-    argv[k++] = (char *)GPUCC_RT_BUILTINS;
+  if (lowering_builtins_archive())
+    argv[k++] = (char *)lowering_builtins_archive();
   argv[k++] = (char *)"-lm";
   argv[k] = NULL;
   return argv;
