@@ -48,6 +48,10 @@ int frontend_normalize(MlirModule module);
  * bits (atomic_bits.c), which the memref lowering can exchange. */
 void frontend_atomic_float_bits(MlirModule module);
 
+/* arith.minimumf/maximumf under root become llvm.intr.minimum/maximum,
+ * which keep the order of signed zeros that arith-expand loses (minmax.c). */
+void frontend_minmax_to_llvm(MlirOperation root);
+
 /* Checks every gpu.printf's format against its operands, as -Wformat does
  * but with errors: each conversion against its argument's type as written
  * (so before normalization promotes them), %s/%ls/%n and unknown

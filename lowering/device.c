@@ -52,6 +52,7 @@ static int clone_modules(MlirModule module, const struct target *t, int opt, Mli
         lowering_expand_subgroup_ops(clone, t) != 0 ||
         (l->prepare_module && l->prepare_module(clone, t) != 0))
       rc = -1;
+    frontend_minmax_to_llvm(clone);
   }
   free(mods);
   *count = n;

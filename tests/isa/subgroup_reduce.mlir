@@ -27,10 +27,10 @@
 // PTX: tree sm_75,sm_80,sm_90a 43 shfl\.sync\.bfly\.b32
 // PTX: tree sm_75,sm_80,sm_90a none redux\.sync
 // Each step combines in the value's own type: i64 mul, f64 compare, f16
-// NaN test (minimumf), u32 max, f32 add.
+// minimum with NaN and signed zeros (minimumf: min.NaN), u32 max, f32 add.
 // PTX: tree sm_80 5 mul\.lo\.s64
 // PTX: tree sm_80 some setp\.[a-z]+\.f64
-// PTX: tree sm_80 some setp\.nan\.f16
+// PTX: tree sm_80 5 min\.NaN\.f16
 // PTX: tree sm_80 5 max\.u32
 // PTX: tree sm_80 5 add\.rn\.f32
 module attributes {gpu.container_module} {

@@ -10,7 +10,7 @@
 // PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.mma\.sync\.aligned\.row\.col\.m16n16k16\.f32\.f32
 // PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.store\.d\.sync\.aligned\.col\.m16n16k16\.f32
 // PTX: tiles sm_80 some add(\.rn)?\.f32
-// PTX: tiles sm_80 some setp\.nan\.f32
+// PTX: tiles sm_80 some max\.NaN\.f32
 module attributes {gpu.container_module} {
   gpu.module @tiles {
     gpu.func @mma(%a: memref<16x16xf16>, %b: memref<16x16xf16>, %c: memref<16x16xf32>,
