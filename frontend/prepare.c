@@ -15,7 +15,8 @@
  *      identity layouts so that C callers see plain memrefs) and its buffers
  *      freed by the ownership-based deallocation pipeline, except in host
  *      functions that call the GPU, which it cannot handle (dealloc.c);
- *   3. linalg ops become loops, so both host and device pipelines see scf;
+ *   3. linalg ops become loops, so both host and device pipelines see scf
+ *      (before 2: vector.mask and vector.multi_reduction are lowered);
  *   4. when host code has nvgpu ops (it makes TMA descriptors), every nvgpu
  *      op is lowered to NVVM ops and LLVM calls, as upstream's
  *      gpu-lower-to-nvvm-pipeline does before outlining: a descriptor
@@ -38,7 +39,7 @@
 static MlirStringRef op_name(MlirOperation op) { return mlirIdentifierStr(mlirOperationGetName(op)); }
 
 struct found {
-  int schedule, tensors, linalg, nvgpu_host;
+  int schedule, tensors, linalg, nvgpu_host, vector_composite;
   MlirOperation legacy; /* a top-level transform.sequence */
 };
 
@@ -70,6 +71,8 @@ static MlirWalkResult survey(MlirOperation op, void *ud) {
     f->nvgpu_host = 1;
   if (frontend_ref_starts(name, "linalg."))
     f->linalg = 1;
+  if (frontend_ref_is(name, "vector.mask") || frontend_ref_is(name, "vector.multi_reduction"))
+    f->vector_composite = 1;
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n && !f->tensors; i++)
     f->tensors = is_tensor(mlirValueGetType(mlirOperationGetResult(op, i)));
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n && !f->tensors; i++)
@@ -175,6 +178,8 @@ static void name_legacy_sequence(MlirOperation seq) {
       parent, mlirStringRefCreateFromCString("transform.with_named_sequence"), mlirUnitAttrGet(ctx));
 }
 
+#define VECTOR_COMPOSITE "lower-vector-mask,lower-vector-multi-reduction"
+
 #define BUFFERIZE                                                                                  \
   "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map "\
   "allow-return-allocs-from-loops}"
@@ -195,6 +200,15 @@ int frontend_prepare(MlirModule module) {
     f = (struct found){0};
     mlirOperationWalk(mlirModuleGetOperation(module), survey, &f, MlirWalkPreOrder);
   }
+  /* vector.mask around a transfer becomes the masked transfer (the
+   * deallocation would break the mask's one-op region on tensors), and
+   * multi-dimensional reductions become vector.reduction, which every
+   * pipeline lowers; in host functions and launch bodies (not yet
+   * outlined) and in the gpu.modules' func.funcs. */
+  if (f.vector_composite &&
+      frontend_run_pipeline(module, "builtin.module(func.func(" VECTOR_COMPOSITE "),"
+                                    "gpu.module(func.func(" VECTOR_COMPOSITE ")))") != 0)
+    return -1;
   if (f.tensors && (frontend_run_pipeline(module, "builtin.module(" BUFFERIZE ")") != 0 ||
                     frontend_free_buffers(module, "builtin.module(buffer-deallocation-pipeline,"
                                                           "convert-bufferization-to-memref)") != 0))

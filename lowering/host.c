@@ -36,7 +36,8 @@
  * order is the one a user would pick by hand, each step feeding the next:
  *  - ops that lower to other upstream dialects first: linalg (what the
  *    frontend left) to loops, vector transfers and prints to scf, affine to
- *    scf, async.execute to coroutines on the async runtime, complex to
+ *    scf, memref.realloc to alloc and copy, async.func and async.execute to
+ *    coroutines on the async runtime, complex to
  *    arith/math, arith ops without an LLVM twin (ceildivsi, maxnumf, ...)
  *    expanded;
  *  - then structured control flow to cf, memref metadata made explicit
@@ -45,8 +46,9 @@
  *  - then everything to the LLVM dialect: math to intrinsics, what has no
  *    intrinsic to libm calls, the integer powers to generated functions. */
 #define HOST_PIPELINE_BODY                                                                         \
-  "builtin.module(convert-linalg-to-loops,convert-vector-to-scf,lower-affine,"                     \
-  "async-to-async-runtime,async-runtime-ref-counting,async-runtime-ref-counting-opt,"              \
+  "builtin.module(convert-linalg-to-loops,convert-vector-to-scf,lower-affine,expand-realloc,"      \
+  "async-func-to-async-runtime,async-to-async-runtime,async-runtime-ref-counting,"                 \
+  "async-runtime-ref-counting-opt,"                                                                \
   "convert-complex-to-standard,arith-expand,convert-scf-to-cf,expand-strided-metadata,lower-affine,"\
   "convert-vector-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-math-to-funcs,"        \
   "convert-complex-to-llvm,finalize-memref-to-llvm,convert-async-to-llvm,convert-arith-to-llvm,"   \
