@@ -23,9 +23,13 @@
  * Both memref types lower to the same LLVM descriptor, so the cast pair
  * the memref lowering adds around it cancels out (reconcile-unrealized-
  * casts). Comparing bits rather than values is what the exchange must do
- * anyway: a NaN never equals itself, and -0.0 equals 0.0. */
+ * anyway: a NaN never equals itself, and -0.0 equals 0.0.
+ *
+ * memref.atomic_rmw mulf and muli, which have no LLVM atomicrmw either
+ * (the lowering refuses them), become such generic ops first. */
 #include "frontend.h"
 
+#include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -100,7 +104,56 @@ static void rewrite(MlirOperation op) {
   mlirValueReplaceAllUsesExcept(result, value, 1, &value_op);
 }
 
+/* memref.atomic_rmw kinds LLVM has no atomicrmw for (its memref lowering
+ * refuses them): mulf = 12 and muli = 13 in MLIR 22's AtomicRMWKind. */
+static const char *product_op(MlirOperation op) {
+  MlirAttribute kind = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("kind"));
+  if (mlirAttributeIsNull(kind) || !mlirAttributeIsAInteger(kind))
+    return NULL;
+  int64_t k = mlirIntegerAttrGetValueInt(kind);
+  return k == 12 ? "arith.mulf" : k == 13 ? "arith.muli" : NULL;
+}
+
+static int is_product(MlirOperation op) { return product_op(op) != NULL; }
+
+/* `%old = memref.atomic_rmw mulf %v, %m[%i]` as
+ * `%old = memref.generic_atomic_rmw %m[%i] { ^bb0(%cur): %n = arith.mulf
+ * %cur, %v; memref.atomic_yield %n }`, a compare-and-swap loop. */
+static void product_to_generic(MlirOperation op) {
+  MlirLocation loc = mlirOperationGetLocation(op);
+  MlirValue value = mlirOperationGetOperand(op, 0);
+  MlirType t = mlirValueGetType(value);
+  MlirBlock body = mlirBlockCreate(1, &t, &loc);
+  MlirOperationState ys = mlirOperationStateGet(mlirStringRefCreateFromCString("memref.atomic_yield"), loc);
+  MlirOperation yield = mlirOperationCreate(&ys);
+  mlirBlockAppendOwnedOperation(body, yield);
+  MlirValue args[2] = {mlirBlockGetArgument(body, 0), value};
+  MlirValue n = frontend_op_before(yield, product_op(op), 2, args, t, 0, NULL);
+  mlirOperationSetOperands(yield, 1, &n);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("memref.generic_atomic_rmw"), loc);
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 1; i < nops; i++) { /* the memref, then the indices */
+    MlirValue v = mlirOperationGetOperand(op, i);
+    mlirOperationStateAddOperands(&st, 1, &v);
+  }
+  mlirOperationStateAddResults(&st, 1, &t);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation generic = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, generic);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(generic, 0));
+  mlirOperationDestroy(op);
+}
+
 void frontend_atomic_float_bits(MlirModule module) {
+  static const char *const rmw[] = {"memref.atomic_rmw", NULL};
+  MlirOperation *products;
+  size_t np = frontend_find_ops(mlirModuleGetOperation(module), rmw, is_product, &products);
+  for (size_t i = 0; i < np; i++)
+    product_to_generic(products[i]);
+  free(products);
   static const char *const names[] = {"memref.generic_atomic_rmw", NULL};
   MlirOperation *ops;
   size_t n = frontend_find_ops(mlirModuleGetOperation(module), names, has_float_memref, &ops);
