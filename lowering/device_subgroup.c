@@ -471,6 +471,76 @@ static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
   return 0;
 }
 
+/* A gpu.shuffle (user-written) of `v` with op's mode, offset and width,
+ * before op; *valid gets its second result. */
+static MlirValue shuffle_like(MlirOperation op, MlirValue v, MlirValue *valid) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirValue ops[3] = {v, mlirOperationGetOperand(op, 1), mlirOperationGetOperand(op, 2)};
+  MlirNamedAttribute mode =
+      named(ctx, "mode", mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("mode")));
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.shuffle"),
+                                                mlirOperationGetLocation(op));
+  MlirType results[2] = {mlirValueGetType(v), mlirIntegerTypeGet(ctx, 1)};
+  mlirOperationStateAddOperands(&st, 3, ops);
+  mlirOperationStateAddResults(&st, 2, results);
+  mlirOperationStateAddAttributes(&st, 1, &mode);
+  MlirOperation sh = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, sh);
+  *valid = mlirOperationGetResult(sh, 1);
+  return mlirOperationGetResult(sh, 0);
+}
+
+/* A scalar of fewer than 32 bits shuffled as an i32 (zero-extended). */
+static MlirValue shuffle_narrow(MlirOperation op, MlirValue x, MlirValue *valid) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirType t = mlirValueGetType(x), i32 = mlirIntegerTypeGet(ctx, 32);
+  unsigned bits = scalar_bits(t);
+  if (bits == 0 || bits >= 32)
+    return shuffle_like(op, x, valid);
+  MlirType ti = mlirIntegerTypeGet(ctx, bits);
+  MlirValue v = mlirTypeIsAInteger(t) ? x : cast(op, "arith.bitcast", x, ti);
+  v = cast(op, "arith.trunci", shuffle_like(op, cast(op, "arith.extui", v, i32), valid), ti);
+  return mlirTypeIsAInteger(t) ? v : cast(op, "arith.bitcast", v, t);
+}
+
+static MlirNamedAttribute position(MlirContext ctx, int64_t i) {
+  return named(ctx, "static_position", mlirDenseI64ArrayGet(ctx, 1, &i));
+}
+
+/* NVVM's shuffle moves 32 and 64 bits only ("operand #1 must be 32-bit
+ * signless integer or 32-bit float"): narrower scalars travel as i32, and
+ * vectors (of up to 64 elements) one element at a time; every element's
+ * partner is the same lane, so the first shuffle's `valid` is everyone's. */
+static void widen_shuffle(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirValue x = mlirOperationGetOperand(op, 0), valid, r;
+  MlirType t = mlirValueGetType(x);
+  if (mlirTypeIsAVector(t)) {
+    if (mlirShapedTypeGetRank(t) != 1 || mlirShapedTypeGetDimSize(t, 0) > 64 ||
+        scalar_bits(mlirShapedTypeGetElementType(t)) == 0)
+      return; /* left for the leftover check */
+    MlirType et = mlirShapedTypeGetElementType(t);
+    r = x;
+    for (int64_t i = 0; i < mlirShapedTypeGetDimSize(t, 0); i++) {
+      MlirNamedAttribute at = position(ctx, i);
+      MlirValue e = frontend_op_before(op, "vector.extract", 1, &x, et, 1, &at);
+      MlirValue v, ok;
+      v = shuffle_narrow(op, e, &ok);
+      if (i == 0)
+        valid = ok;
+      MlirValue ins[2] = {v, r};
+      r = frontend_op_before(op, "vector.insert", 2, ins, t, 1, &at);
+    }
+  } else if (scalar_bits(t) > 0 && scalar_bits(t) < 32) {
+    r = shuffle_narrow(op, x, &valid);
+  } else {
+    return;
+  }
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), r);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 1), valid);
+  mlirOperationDestroy(op);
+}
+
 static MlirValue dim(MlirOperation at, const char *op, const char *d) {
   MlirContext ctx = mlirOperationGetContext(at);
   char text[32];
@@ -512,8 +582,16 @@ int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *
   struct subgroup sg = {gpu_module, l->subgroup_width(t), l->has_redux && l->has_redux(t), l->lanes};
   static const char *const names[] = {"gpu.subgroup_reduce", "gpu.subgroup_size", "gpu.subgroup_id",
                                       "gpu.num_subgroups", NULL};
+  static const char *const shuffles[] = {"gpu.shuffle", NULL};
   MlirOperation *found;
-  size_t n = frontend_find_ops(gpu_module, names, NULL, &found);
+  size_t n;
+  if (sg.lanes == LANES_NVVM) { /* before the reductions add 32-bit ones */
+    n = frontend_find_ops(gpu_module, shuffles, NULL, &found);
+    for (size_t i = 0; i < n; i++)
+      widen_shuffle(found[i]);
+    free(found);
+  }
+  n = frontend_find_ops(gpu_module, names, NULL, &found);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     if (frontend_op_is(found[i], "gpu.subgroup_reduce"))
