@@ -541,6 +541,50 @@ static void widen_shuffle(MlirOperation op) {
   mlirOperationDestroy(op);
 }
 
+/* gpu.all_reduce of i8/i16/f16/bf16 with a named op: LLVM's lowering
+ * shuffles the element type, which NVVM cannot. It runs on the value
+ * widened to i32 (sign- or zero-extended as the op compares) or f32 and is
+ * narrowed back: exact for integers (the low bits of a wider sum or product
+ * are the narrow ones) and for min/max; float sums and products are rounded
+ * once instead of at every step (their order is unspecified anyway). A
+ * reduction with a body region is left as it is. */
+static void widen_all_reduce(MlirOperation op) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  MlirType t = mlirValueGetType(x);
+  unsigned bits = scalar_bits(t);
+  MlirAttribute kind = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("op"));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  if (bits == 0 || bits >= 32 || mlirAttributeIsNull(kind) ||
+      (!mlirBlockIsNull(body) && !mlirOperationIsNull(mlirBlockGetFirstOperation(body))))
+    return;
+  char k[64];
+  frontend_attr_text(kind, k, sizeof k);
+  int is_float = !mlirTypeIsAInteger(t);
+  MlirType wide = is_float ? mlirF32TypeGet(ctx) : mlirIntegerTypeGet(ctx, 32);
+  const char *ext = is_float ? "arith.extf" : strstr(k, "ui>") ? "arith.extui" : "arith.extsi";
+  MlirValue w = cast(op, ext, x, wide);
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.all_reduce"),
+                                                mlirOperationGetLocation(op));
+  MlirRegion empty = mlirRegionCreate();
+  MlirNamedAttribute attrs[2];
+  attrs[0] = named(ctx, "op", kind);
+  intptr_t nattrs = 1;
+  MlirAttribute uniform =
+      mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("uniform"));
+  if (!mlirAttributeIsNull(uniform))
+    attrs[nattrs++] = named(ctx, "uniform", uniform);
+  mlirOperationStateAddOperands(&st, 1, &w);
+  mlirOperationStateAddResults(&st, 1, &wide);
+  mlirOperationStateAddAttributes(&st, nattrs, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &empty);
+  MlirOperation r = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, r);
+  MlirValue narrow = cast(op, is_float ? "arith.truncf" : "arith.trunci", mlirOperationGetResult(r, 0), t);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), narrow);
+  mlirOperationDestroy(op);
+}
+
 static MlirValue dim(MlirOperation at, const char *op, const char *d) {
   MlirContext ctx = mlirOperationGetContext(at);
   char text[32];
@@ -582,13 +626,17 @@ int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *
   struct subgroup sg = {gpu_module, l->subgroup_width(t), l->has_redux && l->has_redux(t), l->lanes};
   static const char *const names[] = {"gpu.subgroup_reduce", "gpu.subgroup_size", "gpu.subgroup_id",
                                       "gpu.num_subgroups", NULL};
-  static const char *const shuffles[] = {"gpu.shuffle", NULL};
+  static const char *const shuffles[] = {"gpu.shuffle", "gpu.all_reduce", NULL};
   MlirOperation *found;
   size_t n;
   if (sg.lanes == LANES_NVVM) { /* before the reductions add 32-bit ones */
     n = frontend_find_ops(gpu_module, shuffles, NULL, &found);
-    for (size_t i = 0; i < n; i++)
-      widen_shuffle(found[i]);
+    for (size_t i = 0; i < n; i++) {
+      if (frontend_op_is(found[i], "gpu.shuffle"))
+        widen_shuffle(found[i]);
+      else
+        widen_all_reduce(found[i]);
+    }
     free(found);
   }
   n = frontend_find_ops(gpu_module, names, NULL, &found);
