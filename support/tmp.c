@@ -194,7 +194,28 @@ const char *tmp_output_path(const char *dest) {
   return p;
 }
 
+/* `-o -`: the finished output goes to standard output, as gcc's -S does. */
+static int tmp_commit_stdout(const char *tmp) {
+  FILE *in = fopen(tmp, "rb");
+  if (!in)
+    return diag_error("cannot read '%s': %s", tmp, strerror(errno));
+  char buf[65536];
+  size_t n;
+  int bad = 0;
+  while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0)
+    bad = fwrite(buf, 1, n, stdout) != n;
+  bad |= ferror(in) || fflush(stdout) != 0;
+  fclose(in);
+  if (bad)
+    return diag_error("cannot write the output to standard output: %s", strerror(errno));
+  remove(tmp);
+  tmp_unregister(tmp);
+  return 0;
+}
+
 int tmp_commit(const char *tmp, const char *dest) {
+  if (!strcmp(dest, "-"))
+    return tmp_commit_stdout(tmp);
   /* mkstemp creates 0600; give outputs the usual umask-based mode. */
   mode_t mask = umask(0);
   umask(mask);

@@ -125,6 +125,9 @@ check cuda_path_message grep -q "^gpucc: error: --cuda-path '/nonexistent' is no
 # -S and --emit=: one stage, named after the input, or -o for one file
 "$gpucc" -S --offload-arch=host "$prog" 2>err
 check S_llvm_ir grep -q 'call void @mgpuLaunchKernel' "$stem.ll"
+# -o - writes the one output to standard output, as gcc -S does
+"$gpucc" -S --offload-arch=host "$prog" -o - >stdout.ll 2>err
+check S_to_stdout sh -c "grep -q 'call void @mgpuLaunchKernel' stdout.ll && test ! -e ./-"
 "$gpucc" --emit=mlir-device "$prog" 2>err
 check emit_mlir_device grep -q 'gpu.func @add_one' "$stem.device.mlir"
 "$gpucc" --emit=mlir-host --offload-arch=host "$prog" 2>err
