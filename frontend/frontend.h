@@ -52,6 +52,10 @@ void frontend_atomic_float_bits(MlirModule module);
  * which keep the order of signed zeros that arith-expand loses (minmax.c). */
 void frontend_minmax_to_llvm(MlirOperation root);
 
+/* cf.assert in host code calls the runtime's gpuccAssertFailed, which
+ * reports on stderr (host_assert.c). Returns 0 or -1 (reported). */
+int frontend_host_asserts(MlirModule module);
+
 /* Checks every gpu.printf's format against its operands, as -Wformat does
  * but with errors: each conversion against its argument's type as written
  * (so before normalization promotes them), %s/%ls/%n and unknown

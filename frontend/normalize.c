@@ -325,6 +325,8 @@ int frontend_normalize(MlirModule module) {
   mlirOperationWalk(mlirModuleGetOperation(module), mark_uniform, NULL, MlirWalkPreOrder);
   frontend_atomic_float_bits(module);
   frontend_minmax_to_llvm(mlirModuleGetOperation(module));
+  if (rc == 0)
+    rc = frontend_host_asserts(module);
   /* Formats are checked against the types as written, before promotion. */
   if (rc == 0)
     rc = frontend_check_printf(module);

@@ -56,6 +56,7 @@ void printOpen(void);    /* "( " */
 void printClose(void);   /* " )" */
 void printComma(void);   /* ", " */
 void printNewline(void); /* "\n" */
+void gpuccAssertFailed(const char *message, const char *file, uint32_t line); /* gpucc's own */
 
 /* ---- timing ---- */
 void printFlops(double flops); /* "<flops / 1e9> GFLOPS\n" on stderr */

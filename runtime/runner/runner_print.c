@@ -7,6 +7,7 @@
  * Floats use "%g" (f32 promoted to double): "1", "0.1", "1e+30", "inf",
  * "-nan", "-0". */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "runner.h"
 
@@ -19,3 +20,15 @@ RT_EXPORT void printOpen(void) { fputs("( ", stdout); }
 RT_EXPORT void printClose(void) { fputs(" )", stdout); }
 RT_EXPORT void printComma(void) { fputs(", ", stdout); }
 RT_EXPORT void printNewline(void) { fputc('\n', stdout); }
+
+/* A failed cf.assert in host code (frontend/host_assert.c): the message on
+ * stderr with where the assertion is, after what the program printed so far
+ * (LLVM's own lowering puts() it to stdout and aborts, so with stdout on a
+ * pipe both the message and earlier output were lost), then abort(), as C's
+ * assert does. */
+RT_EXPORT void gpuccAssertFailed(const char *message, const char *file, uint32_t line) {
+  fflush(stdout);
+  fprintf(stderr, "%s:%u: Assertion failed: %s\n", file, line, message);
+  fflush(stderr);
+  abort();
+}
