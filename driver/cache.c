@@ -250,6 +250,25 @@ static int older_first(const void *a, const void *b) {
   return (x->mtime > y->mtime) - (x->mtime < y->mtime);
 }
 
+static int all_hex(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+      return 0;
+  return 1;
+}
+
+/* What trimming may delete: only the cache's own shard folders (two hex
+ * digits: not "..", whose files are the user's) and in them only regular
+ * files named like entries ("<key>.<part>", "<key>.<part>.tmp.<pid>", key
+ * in hex and in this shard). */
+static int is_shard(const char *name) { return strlen(name) == 2 && all_hex(name, 2); }
+
+static int is_entry(const char *shard, const char *name) {
+  size_t keylen = CACHE_KEY_SIZE - 1;
+  return strlen(name) > keylen + 1 && all_hex(name, keylen) && name[keylen] == '.' &&
+         name[0] == shard[0] && name[1] == shard[1];
+}
+
 void cache_trim(void) {
   if (!enabled)
     return;
@@ -265,7 +284,7 @@ void cache_trim(void) {
     return;
   struct dirent *d;
   while ((d = readdir(top))) {
-    if (strlen(d->d_name) != 2)
+    if (!is_shard(d->d_name))
       continue;
     char sub[PATH_MAX + 8];
     snprintf(sub, sizeof sub, "%s/%.2s", dir, d->d_name);
@@ -274,7 +293,7 @@ void cache_trim(void) {
       continue;
     struct dirent *e;
     while ((e = readdir(sd))) {
-      if (e->d_name[0] == '.')
+      if (!is_entry(d->d_name, e->d_name))
         continue;
       if (n == cap) {
         cap = cap ? cap * 2 : 256;
@@ -286,7 +305,7 @@ void cache_trim(void) {
       struct cached_file *f = &files[n];
       snprintf(f->path, sizeof f->path, "%s/%s", sub, e->d_name);
       struct stat st;
-      if (stat(f->path, &st) != 0)
+      if (lstat(f->path, &st) != 0 || !S_ISREG(st.st_mode))
         continue;
       f->mtime = st.st_mtime;
       f->size = st.st_size;

@@ -77,5 +77,15 @@ check concurrent_no_partial_entries sh -c "! find '$work/cache2' -name '*.tmp.*'
 export GPUCC_CACHE_DIR="$work/cache3"
 GPUCC_CACHE_SIZE=1 "$gpucc" $flags p.mlir -o c3 2>/dev/null
 check size_limit sh -c "test -z \"\$(find '$work/cache3' -type f)\""
+# Trimming deletes cache entries only: not the files beside the cache
+# directory (".." has two characters, like a shard's name: it deleted them)
+# nor other files in a shard.
+mkdir -p "$work/beside/c/ab"
+echo keep >"$work/beside/user.txt"
+echo keep >"$work/beside/c/ab/notes.txt"
+echo keep >"$work/beside/c/ab/ab-not-an-entry"
+GPUCC_CACHE_DIR="$work/beside/c" GPUCC_CACHE_SIZE=1 "$gpucc" $flags p.mlir -o c4 2>/dev/null
+check trim_spares_others sh -c "test -f '$work/beside/user.txt' && test -f '$work/beside/c/ab/notes.txt' && test -f '$work/beside/c/ab/ab-not-an-entry'"
+check trim_still_trims sh -c "! find '$work/beside/c' -name '*.dev' | grep -q ."
 
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
