@@ -39,6 +39,10 @@ void interrupt_init(void) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
+  /* A reader that went away (gpucc -v 2>&1 | head -1): the write fails with
+   * EPIPE, and the build ends like an interrupted one, cleaned up, instead
+   * of dying on the spot with its temp files and half an output. */
+  sigaction(SIGPIPE, &sa, NULL);
   sa.sa_handler = on_child;
   /* SA_RESTART: SIGCHLD must not make MLIR's or libc's reads fail. */
   sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
@@ -75,6 +79,7 @@ int interrupt_wait_child(int *status) {
   sigaddset(&block, SIGINT);
   sigaddset(&block, SIGTERM);
   sigaddset(&block, SIGHUP);
+  sigaddset(&block, SIGPIPE);
   sigaddset(&block, SIGCHLD);
   /* With the signals blocked nothing can slip in between the check and the
    * wait; ppoll unblocks them only while it sleeps. */

@@ -1,4 +1,4 @@
-/* interrupt.h: SIGINT, SIGTERM and SIGHUP, handled the way Ninja does.
+/* interrupt.h: SIGINT, SIGTERM, SIGHUP and SIGPIPE, handled the way Ninja does.
  *
  * The handler only records the signal. Code that waits (the job loop's
  * waitpid, spawn_run's wait) or that runs between stages asks

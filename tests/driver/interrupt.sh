@@ -1,7 +1,8 @@
 #!/bin/sh
 # Ctrl-C in the middle of a compile: gpucc exits 130, leaves no temp file
 # and no output, and its child tools die with it; a host-code error while
-# device jobs (and the ld.lld they run) are busy ends them all the same.
+# device jobs (and the ld.lld they run) are busy ends them all the same; so
+# does a closed pipe on its output (SIGPIPE, exit 141).
 # Usage: interrupt.sh GPUCC
 set -eu
 gpucc=$1
@@ -69,4 +70,14 @@ grep -q "cannot lower 'gpu.thread_id' for the host" "$work/err" || { echo "FAIL:
 left=$(pgrep -f "$work/tmp" || true)
 [ -z "$left" ] || { echo "FAIL: processes left after a failed build: $(ps -o pid,args -p $left)" >&2; fail=1; }
 [ $fail -eq 0 ] && echo "ok: a failing host job ends the device jobs, nothing left"
+
+# A reader that goes away (SIGPIPE): the build ends cleaned up, as when
+# interrupted, and dies of the signal (141), as gcc's driver does.
+rc=$( (r=0; TMPDIR="$work/tmp" "$gpucc" -v --no-cache --offload-arch=sm_80,gfx942,host -c \
+        "$work/big.mlir" -o "$work/piped.o" 2>&1 || r=$?; echo "rc=$r" >"$work/piped.rc") |
+      head -n 1 >/dev/null; cat "$work/piped.rc")
+[ "$rc" = "rc=141" ] || { echo "FAIL: closed pipe: $rc, want rc=141" >&2; fail=1; }
+[ -z "$(ls -A "$work/tmp")" ] || { echo "FAIL: temp files left after a closed pipe: $(ls -R "$work/tmp")" >&2; fail=1; }
+[ -z "$(ls "$work" | grep '^piped\.o')" ] || { echo "FAIL: output left after a closed pipe: $(ls "$work")" >&2; fail=1; }
+[ $fail -eq 0 ] && echo "ok: a closed pipe ends the build with 141, nothing left"
 exit $fail
