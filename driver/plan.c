@@ -14,8 +14,10 @@
 #include "tmp.h"
 #include "xstr.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,9 +454,38 @@ static int open_parts(struct plan *p) {
   return 0;
 }
 
+/* gcc's refusal: an output that is one of the inputs (the same file, by
+ * device and inode) would destroy it. */
+static int output_is_input(const struct options *o, const char *out) {
+  struct stat so;
+  if (!out || !strcmp(out, "-") || stat(out, &so) != 0)
+    return 0;
+  for (size_t i = 0; i < o->ninputs; i++) {
+    struct stat si;
+    if (stat(o->inputs[i].arg, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+      return diag_error("input file '%s' is the same as output file", o->inputs[i].arg);
+  }
+  return 0;
+}
+
 int plan_build(struct plan *p, const struct options *o) {
   memset(p, 0, sizeof *p);
   p->opts = o;
+  if (output_is_input(o, o->output) || output_is_input(o, o->dep_output))
+    return -1;
+  /* The depfile is written last: a folder it cannot go into is refused
+   * before anything is built, not after the object is in place. */
+  if (o->depfile && o->dep_output && strcmp(o->dep_output, "-") != 0) {
+    char *copy = xasprintf("%s", o->dep_output);
+    const char *folder = dirname(copy);
+    int ok = access(folder, W_OK) == 0;
+    int err = errno;
+    if (!ok)
+      diag_error("cannot write depfile '%s': %s", o->dep_output, strerror(err));
+    free(copy);
+    if (!ok)
+      return -1;
+  }
   int cuda = 0;
   for (size_t t = 0; t < o->ntargets; t++)
     cuda |= o->targets[t].info->kind->uses_cuda;

@@ -143,6 +143,19 @@ check emit_ptx grep -q '^.target sm_90' k.ptx
 "$gpucc" --emit=bogus "$prog" 2>err && rc=0 || rc=$?
 check emit_unknown test "$rc" -eq 2
 
+# A depfile folder that does not exist fails before anything is built (the
+# object was written first); an output that is an input is refused, as gcc
+# refuses it ("input file ... is the same as output file").
+rc=0
+"$gpucc" -c -MD "$prog" -MF nodir/x.d -o nodep.o 2>err || rc=$?
+check MF_missing_folder sh -c "test $rc -eq 1 && test ! -e nodep.o && grep -q \"cannot write depfile 'nodir/x.d'\" err"
+cp "$prog" same.mlir
+rc=0
+"$gpucc" -c same.mlir -o same.mlir 2>err || rc=$?
+check output_is_input sh -c "test $rc -eq 1 && grep -q \"input file 'same.mlir' is the same as output file\" err && cmp -s same.mlir '$prog'"
+rc=0
+"$gpucc" -c -MD same.mlir -MF same.mlir -o same.o 2>err || rc=$?
+check depfile_is_input sh -c "test $rc -eq 1 && cmp -s same.mlir '$prog' && test ! -e same.o"
 # -MD, -MF, -MT: a depfile Make and Ninja read
 "$gpucc" -c -MD "$prog" -o dep.o 2>err
 check MD_default_name grep -q "^dep.o: \\\\$" dep.d
