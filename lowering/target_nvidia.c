@@ -40,9 +40,13 @@ static int pipeline(char *buf, size_t size, const struct target *t) {
 static int serialize(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
                      int debug) {
   (void)t;
+  /* The toolkit only tells the serialization where libdevice is; given a
+   * folder without it, LLVM reports an error about libdevice even for code
+   * that calls none (check_object says it when code does). */
+  int libdevice = tc->cuda_path[0] && tc->have_libdevice;
   return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=isa%s%s})",
-                  debug ? DEBUG_INFO_PTX : "", tc->cuda_path[0] ? " toolkit=" : "", tc->cuda_path) >=
-         (int)size;
+                  debug ? DEBUG_INFO_PTX : "", libdevice ? " toolkit=" : "",
+                  libdevice ? tc->cuda_path : "") >= (int)size;
 }
 
 /* PTX that still calls __nv_* functions will not assemble. */

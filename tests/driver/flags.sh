@@ -242,6 +242,9 @@ check all_targets sh -c "grep -q 'for gfx1201 ->' out && grep -q 'for sm_120a ->
 mkdir -p nocuda
 "$gpucc" --cuda-path=nocuda --offload-arch=sm_90 -c "$prog" -o w.o 2>err
 check warning_without_ptxas grep -q '^gpucc: warning: no ptxas found' err
+# ...and no error about libdevice, which this program does not call (LLVM
+# reported one, with exit status 0, when pointed at a folder without it)
+check no_libdevice_error sh -c "! grep -q 'error' err"
 "$gpucc" -Werror --cuda-path=nocuda --offload-arch=sm_90 -c "$prog" -o w2.o 2>err && rc=0 || rc=$?
 check werror sh -c "test $rc -eq 1 && grep -q '^gpucc: error: no ptxas found' err && test ! -e w2.o"
 
