@@ -56,6 +56,10 @@ void frontend_minmax_to_llvm(MlirOperation root);
  * reports on stderr (host_assert.c). Returns 0 or -1 (reported). */
 int frontend_host_asserts(MlirModule module);
 
+/* memref.alloc of workgroup memory in a kernel becomes a workgroup
+ * attribution (workgroup_alloc.c). Returns 0 or -1 (reported). */
+int frontend_workgroup_allocs(MlirModule module);
+
 /* Checks every gpu.printf's format against its operands, as -Wformat does
  * but with errors: each conversion against its argument's type as written
  * (so before normalization promotes them), %s/%ls/%n and unknown

@@ -327,6 +327,8 @@ int frontend_normalize(MlirModule module) {
   frontend_minmax_to_llvm(mlirModuleGetOperation(module));
   if (rc == 0)
     rc = frontend_host_asserts(module);
+  if (rc == 0)
+    rc = frontend_workgroup_allocs(module);
   /* Formats are checked against the types as written, before promotion. */
   if (rc == 0)
     rc = frontend_check_printf(module);

@@ -89,6 +89,13 @@ expect printf_int_long 1 "printf_int_long\.mlir:9:7: error: gpu\.printf: convers
   -- "$bad/printf_int_long.mlir"
 expect printf_star 1 "printf_star\.mlir:9:7: error: gpu\.printf: the '\*' width of conversion 1 '%\*d' .*argument 1 is 'f64'" \
   -- --offload-arch=sm_90 "$bad/printf_star.mlir"
+# Workgroup memory from memref.alloc becomes a kernel's attribution; a
+# dynamic size or an alloc in a device function cannot (it was a malloc per
+# thread, wrong on every target).
+expect workgroup_alloc_dynamic 1 "workgroup_alloc_dynamic\.mlir:5:13: error: workgroup memory from memref\.alloc needs a static shape" \
+  -- --offload-arch=sm_90,host -c "$bad/workgroup_alloc_dynamic.mlir"
+expect workgroup_alloc_function 1 "workgroup_alloc_function\.mlir:5:13: error: workgroup memory from memref\.alloc is supported in kernels only" \
+  -- --offload-arch=sm_90,host -c "$bad/workgroup_alloc_function.mlir"
 
 # What a target cannot compile is refused before any job starts: one error
 # per op name, at its first location, naming what it needs and the targets
