@@ -144,6 +144,15 @@ int frontend_add_function(MlirOperation module, const char *name, const char *te
 MlirValue frontend_op_before(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
                              MlirType result, intptr_t nattr, const MlirNamedAttribute *attrs);
 
+/* `scf.if %cond` (with one result of type `result`, or none if it is null)
+ * before `at`, each branch holding only an `scf.yield` without operands
+ * yet (*then_yield, *else_yield): build a branch's ops before its yield. */
+MlirOperation frontend_if_before(MlirOperation at, MlirValue cond, MlirType result,
+                                 MlirOperation *then_yield, MlirOperation *else_yield);
+
+/* Whether op is device code: inside a gpu.module or a gpu.launch body. */
+int frontend_in_device_code(MlirOperation op);
+
 /* Builds `func.call @callee(args)` with the given result types before `at`. */
 MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_t nargs,
                                    const MlirValue *args, intptr_t nresults, const MlirType *results);

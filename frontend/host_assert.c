@@ -12,6 +12,7 @@
  * prints "file:line: Assertion failed: message" on stderr and aborts, as
  * C's assert does. */
 #include "frontend.h"
+#include "xstr.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -23,16 +24,7 @@
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-static int in_device_code(MlirOperation op) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
-       p = mlirOperationGetParentOperation(p))
-    if (frontend_op_is(p, "gpu.module") || frontend_op_is(p, "gpu.launch") ||
-        frontend_op_is(p, "gpu.func"))
-      return 1;
-  return 0;
-}
-
-static int host_assert(MlirOperation op) { return !in_device_code(op); }
+static int host_assert(MlirOperation op) { return !frontend_in_device_code(op); }
 
 /* `s` as the body of an MLIR string literal, NUL-terminated (\00). */
 static char *literal(MlirStringRef s) {
@@ -59,15 +51,8 @@ static MlirValue string_constant(MlirOperation module, MlirOperation at, const c
   char *body = literal(s);
   if (!body)
     return (MlirValue){NULL};
-  char *text = NULL;
-  size_t len = 0;
-  FILE *o = open_memstream(&text, &len);
-  if (!o) {
-    free(body);
-    return (MlirValue){NULL};
-  }
-  fprintf(o, "llvm.mlir.global private constant @%s(\"%s\") {addr_space = 0 : i32}", name, body);
-  fclose(o);
+  char *text = xasprintf("llvm.mlir.global private constant @%s(\"%s\") {addr_space = 0 : i32}",
+                         name, body);
   free(body);
   MlirOperation g = mlirOperationCreateParse(ctx, ref(text), ref("gpucc-generated"));
   free(text);
@@ -94,19 +79,8 @@ static int rewrite(MlirOperation module, MlirOperation op, size_t n) {
   MlirValue t = frontend_op_before(op, "arith.constant", 0, NULL, i1, 1, &one);
   MlirValue xs[2] = {mlirOperationGetOperand(op, 0), t};
   MlirValue failed = frontend_op_before(op, "arith.xori", 2, xs, i1, 0, NULL);
-  MlirRegion region = mlirRegionCreate();
-  MlirBlock then = mlirBlockCreate(0, NULL, NULL);
-  mlirRegionAppendOwnedBlock(region, then);
-  MlirOperationState ys = mlirOperationStateGet(ref("scf.yield"), loc);
-  MlirOperation yield = mlirOperationCreate(&ys);
-  mlirBlockAppendOwnedOperation(then, yield);
-  MlirRegion empty = mlirRegionCreate();
-  MlirOperationState st = mlirOperationStateGet(ref("scf.if"), loc);
-  MlirRegion regions[2] = {region, empty};
-  mlirOperationStateAddOperands(&st, 1, &failed);
-  mlirOperationStateAddOwnedRegions(&st, 2, regions);
-  MlirOperation branch = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, branch);
+  MlirOperation yield, else_yield;
+  frontend_if_before(op, failed, (MlirType){NULL}, &yield, &else_yield);
 
   /* gpuccAssertFailed(message, file, line) */
   snprintf(name, sizeof name, "__gpucc_assert_message_%zu", n);

@@ -117,6 +117,37 @@ MlirValue frontend_op_before(MlirOperation at, const char *name, intptr_t nops, 
   return mlirTypeIsNull(result) ? (MlirValue){NULL} : mlirOperationGetResult(op, 0);
 }
 
+MlirOperation frontend_if_before(MlirOperation at, MlirValue cond, MlirType result,
+                                 MlirOperation *then_yield, MlirOperation *else_yield) {
+  MlirLocation loc = mlirOperationGetLocation(at);
+  MlirRegion regions[2];
+  MlirOperation *yields[2] = {then_yield, else_yield};
+  for (int k = 0; k < 2; k++) {
+    regions[k] = mlirRegionCreate();
+    MlirBlock b = mlirBlockCreate(0, NULL, NULL);
+    mlirRegionAppendOwnedBlock(regions[k], b);
+    MlirOperationState ys = mlirOperationStateGet(mlirStringRefCreateFromCString("scf.yield"), loc);
+    *yields[k] = mlirOperationCreate(&ys);
+    mlirBlockAppendOwnedOperation(b, *yields[k]);
+  }
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("scf.if"), loc);
+  mlirOperationStateAddOperands(&st, 1, &cond);
+  if (!mlirTypeIsNull(result))
+    mlirOperationStateAddResults(&st, 1, &result);
+  mlirOperationStateAddOwnedRegions(&st, 2, regions);
+  MlirOperation op = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
+  return op;
+}
+
+int frontend_in_device_code(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p))
+    if (frontend_op_is(p, "gpu.module") || frontend_op_is(p, "gpu.launch"))
+      return 1;
+  return 0;
+}
+
 MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_t nargs,
                                    const MlirValue *args, intptr_t nresults, const MlirType *results) {
   MlirContext ctx = mlirOperationGetContext(at);

@@ -45,14 +45,6 @@ struct found {
 
 static int is_tensor(MlirType t) { return mlirTypeIsATensor(t); }
 
-static int in_device_code(MlirOperation op) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
-       p = mlirOperationGetParentOperation(p))
-    if (frontend_ref_is(op_name(p), "gpu.module") || frontend_ref_is(op_name(p), "gpu.launch"))
-      return 1;
-  return 0;
-}
-
 static MlirWalkResult survey(MlirOperation op, void *ud) {
   struct found *f = ud;
   MlirStringRef name = op_name(op);
@@ -67,7 +59,7 @@ static MlirWalkResult survey(MlirOperation op, void *ud) {
       f->legacy = op;
     return MlirWalkResultSkip;
   }
-  if (frontend_ref_starts(name, "nvgpu.") && !in_device_code(op))
+  if (frontend_ref_starts(name, "nvgpu.") && !frontend_in_device_code(op))
     f->nvgpu_host = 1;
   if (frontend_ref_starts(name, "linalg."))
     f->linalg = 1;

@@ -113,21 +113,30 @@ static MlirValue cast(MlirOperation at, const char *name, MlirValue v, MlirType 
   return frontend_op_before(at, name, 1, &v, to, 0, NULL);
 }
 
-static MlirValue shuffle_xor(MlirOperation at, MlirValue v, MlirValue offset, MlirValue width) {
+/* `gpu.shuffle <mode> v, offset, width` before `at`; *valid (if not NULL)
+ * gets its second result. */
+static MlirValue shuffle(MlirOperation at, MlirAttribute mode, MlirValue v, MlirValue offset,
+                         MlirValue width, MlirValue *valid) {
   MlirContext ctx = mlirOperationGetContext(at);
   MlirValue ops[3] = {v, offset, width};
-  MlirAttribute xor_mode =
-      mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString("#gpu<shuffle_mode xor>"));
-  MlirNamedAttribute mode = named(ctx, "mode", xor_mode);
+  MlirNamedAttribute m = named(ctx, "mode", mode);
   MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.shuffle"),
                                                 mlirOperationGetLocation(at));
   MlirType results[2] = {mlirValueGetType(v), mlirIntegerTypeGet(ctx, 1)};
   mlirOperationStateAddOperands(&st, 3, ops);
   mlirOperationStateAddResults(&st, 2, results);
-  mlirOperationStateAddAttributes(&st, 1, &mode);
+  mlirOperationStateAddAttributes(&st, 1, &m);
   MlirOperation sh = mlirOperationCreate(&st);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, sh);
+  if (valid)
+    *valid = mlirOperationGetResult(sh, 1);
   return mlirOperationGetResult(sh, 0);
+}
+
+static MlirValue shuffle_xor(MlirOperation at, MlirValue v, MlirValue offset, MlirValue width) {
+  MlirAttribute xor_mode = mlirAttributeParseGet(mlirOperationGetContext(at),
+                                                 mlirStringRefCreateFromCString("#gpu<shuffle_mode xor>"));
+  return shuffle(at, xor_mode, v, offset, width, NULL);
 }
 
 /* Bits of a scalar: 0 for what a shuffle cannot carry (vectors, index). */
@@ -393,30 +402,6 @@ static MlirValue subgroup_is_full(MlirOperation at, unsigned width) {
   return frontend_op_before(at, "arith.cmpi", 2, ops, mlirIntegerTypeGet(ctx, 1), 1, &ule);
 }
 
-/* `scf.if %cond -> (t)` before `at`, each branch holding only an
- * `scf.yield` without operands yet (*then_yield, *else_yield). */
-static MlirOperation make_if(MlirOperation at, MlirValue cond, MlirType t, MlirOperation *then_yield,
-                             MlirOperation *else_yield) {
-  MlirLocation loc = mlirOperationGetLocation(at);
-  MlirRegion regions[2];
-  MlirOperation *yields[2] = {then_yield, else_yield};
-  for (int k = 0; k < 2; k++) {
-    regions[k] = mlirRegionCreate();
-    MlirBlock b = mlirBlockCreate(0, NULL, NULL);
-    mlirRegionAppendOwnedBlock(regions[k], b);
-    MlirOperationState ys = mlirOperationStateGet(mlirStringRefCreateFromCString("scf.yield"), loc);
-    *yields[k] = mlirOperationCreate(&ys);
-    mlirBlockAppendOwnedOperation(b, *yields[k]);
-  }
-  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("scf.if"), loc);
-  mlirOperationStateAddOperands(&st, 1, &cond);
-  mlirOperationStateAddResults(&st, 1, &t);
-  mlirOperationStateAddOwnedRegions(&st, 2, regions);
-  MlirOperation op = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
-  return op;
-}
-
 static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirValue x = mlirOperationGetOperand(op, 0);
@@ -440,7 +425,7 @@ static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
    * it out, the partial subgroup takes the active-lane function instead. */
   MlirOperation at = op, then_yield = {NULL}, else_yield = {NULL}, guard = {NULL};
   if (!blocks_fill_subgroups(op, width) && can_read_active(sg)) {
-    guard = make_if(op, subgroup_is_full(op, width), t, &then_yield, &else_yield);
+    guard = frontend_if_before(op, subgroup_is_full(op, width), t, &then_yield, &else_yield);
     MlirValue partial = active_call(op, else_yield, sg, t, bits, kind, combine);
     if (mlirValueIsNull(partial))
       return -1;
@@ -474,20 +459,8 @@ static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
 /* A gpu.shuffle (user-written) of `v` with op's mode, offset and width,
  * before op; *valid gets its second result. */
 static MlirValue shuffle_like(MlirOperation op, MlirValue v, MlirValue *valid) {
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirValue ops[3] = {v, mlirOperationGetOperand(op, 1), mlirOperationGetOperand(op, 2)};
-  MlirNamedAttribute mode =
-      named(ctx, "mode", mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("mode")));
-  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.shuffle"),
-                                                mlirOperationGetLocation(op));
-  MlirType results[2] = {mlirValueGetType(v), mlirIntegerTypeGet(ctx, 1)};
-  mlirOperationStateAddOperands(&st, 3, ops);
-  mlirOperationStateAddResults(&st, 2, results);
-  mlirOperationStateAddAttributes(&st, 1, &mode);
-  MlirOperation sh = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, sh);
-  *valid = mlirOperationGetResult(sh, 1);
-  return mlirOperationGetResult(sh, 0);
+  MlirAttribute mode = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("mode"));
+  return shuffle(op, mode, v, mlirOperationGetOperand(op, 1), mlirOperationGetOperand(op, 2), valid);
 }
 
 /* A scalar of fewer than 32 bits shuffled as an i32 (zero-extended). */
