@@ -418,8 +418,9 @@ static int plan_link(struct plan *p) {
    * runtime are part of libgpucc_rt: whatever a program calls of them is
    * resolved with no scan of its inputs and no libMLIR/libLLVM. Host code
    * on bf16 calls compiler-rt's helpers, as host kernels do. */
-  if (lowering_builtins_archive())
-    argv[k++] = (char *)lowering_builtins_archive();
+  const char *builtins = lowering_builtins_archive();
+  if (builtins)
+    argv[k++] = (char *)builtins;
   argv[k++] = "-lm";
   argv[k] = NULL;
   /* A job like the others; it reads the objects of host and bundle jobs,

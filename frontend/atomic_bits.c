@@ -147,7 +147,7 @@ static void product_to_generic(MlirOperation op) {
   mlirOperationDestroy(op);
 }
 
-void frontend_atomic_float_bits(MlirModule module) {
+void frontend_rewrite_atomics(MlirModule module) {
   static const char *const rmw[] = {"memref.atomic_rmw", NULL};
   MlirOperation *products;
   size_t np = frontend_find_ops(mlirModuleGetOperation(module), rmw, is_product, &products);

@@ -44,9 +44,10 @@ int frontend_free_buffers(MlirModule module, const char *pipeline);
  * followed by a host wait. Returns 0 or -1 (reported). */
 int frontend_normalize(MlirModule module);
 
-/* memref.generic_atomic_rmw on float memrefs becomes the same op on their
- * bits (atomic_bits.c), which the memref lowering can exchange. */
-void frontend_atomic_float_bits(MlirModule module);
+/* memref.atomic_rmw mulf/muli become memref.generic_atomic_rmw, and that
+ * op on float memrefs the same op on their bits (atomic_bits.c): what the
+ * memref lowering can exchange. */
+void frontend_rewrite_atomics(MlirModule module);
 
 /* arith.minimumf/maximumf under root become llvm.intr.minimum/maximum,
  * which keep the order of signed zeros that arith-expand loses (minmax.c). */

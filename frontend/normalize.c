@@ -323,7 +323,7 @@ int frontend_normalize(MlirModule module) {
     rc = rewrite(l.ops[i]);
   free(l.ops);
   mlirOperationWalk(mlirModuleGetOperation(module), mark_uniform, NULL, MlirWalkPreOrder);
-  frontend_atomic_float_bits(module);
+  frontend_rewrite_atomics(module);
   frontend_minmax_to_llvm(mlirModuleGetOperation(module));
   if (rc == 0)
     rc = frontend_host_asserts(module);

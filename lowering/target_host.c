@@ -121,8 +121,9 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
   const char *args[] = {"cc", "-shared", "-o", so, obj};
   for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
     argv[k++] = (char *)args[i];
-  if (lowering_builtins_archive())
-    argv[k++] = (char *)lowering_builtins_archive();
+  const char *builtins = lowering_builtins_archive();
+  if (builtins)
+    argv[k++] = (char *)builtins;
   argv[k++] = (char *)"-lm";
   argv[k] = NULL;
   return argv;
