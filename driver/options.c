@@ -3,6 +3,7 @@
 
 #include "diag.h"
 #include "fatbin.h"
+#include "lowering.h"
 #include "native.h"
 
 #include <stdio.h>
@@ -18,7 +19,8 @@ enum opt_id {
   OPT_DRY_RUN, OPT_SAVE_TEMPS, OPT_CUDA_PATH, OPT_ROCM_PATH, OPT_LIB, OPT_LIBDIR, OPT_WL,
   OPT_XLINKER, OPT_XPTXAS, OPT_SHARED, OPT_FPIC, OPT_LANG, OPT_MD, OPT_MMD, OPT_MF, OPT_MT,
   OPT_JOBS, OPT_COLOR, OPT_COLOR_FLAG, OPT_NO_COLOR, OPT_NO_CACHE, OPT_WERROR, OPT_HELP,
-  OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN, OPT_GPUCC_RT,
+  OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN, OPT_GPUCC_RT, OPT_FP_CONTRACT,
+  OPT_FMAD,
 };
 
 enum opt_form {
@@ -42,10 +44,15 @@ static const struct opt_spec table[] = {
     {OPT_ASM, "-S", FORM_FLAG, NULL, "write the host LLVM IR (<input>.ll), like --emit=llvm"},
     {OPT_EMIT, "--emit", FORM_EQUALS, "<stage>",
      "write one stage: mlir-host, mlir-device, llvm, ptx, cubin, hsaco, fatbin, obj"},
-    {OPT_OPT, "-O", FORM_JOINED, "<0-3>", "optimization level for host and device code (default -O2)"},
+    {OPT_OPT, "-O", FORM_JOINED, "<0-3>",
+     "optimization level for host and device code (default -O2 for host code, -O3 for device code, as nvcc and hipcc)"},
     {OPT_DEBUG, "-g", FORM_FLAG, NULL, "line information in host and device code"},
     {OPT_OFFLOAD_ARCH, "--offload-arch", FORM_EQUALS, "<list>",
      "targets, comma separated, repeatable: sm_XX, sm_XXa, gfxXXX, gfxXXX:xnack-, host, native, all"},
+    {OPT_FP_CONTRACT, "-ffp-contract", FORM_EQUALS, "<mode>",
+     "fuse floating-point multiply and add: fast (any), on (within an expression), off; "
+     "default fast in device code, on in host code"},
+    {OPT_FMAD, "-fmad", FORM_EQUALS, "<bool>", "nvcc's spelling: -fmad=false is -ffp-contract=off, -fmad=true fast"},
     {OPT_SHARED, "-shared", FORM_FLAG, NULL, "link a shared library (it carries its GPU code)"},
     {OPT_FPIC, "-fPIC", FORM_FLAG, NULL, "accepted for compatibility: gpucc's code is always position-independent"},
     {OPT_LANG, "-x", FORM_SEPARATE, "<lang>", "treat the following inputs as <lang>: mlir, c, or none (by suffix)"},
@@ -236,6 +243,7 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
       o->opt_level = val[0] - '0';
     else
       return diag_error("invalid optimization level '-O%s' (expected -O0, -O1, -O2 or -O3)", val);
+    o->opt_given = 1;
     return 0;
   case OPT_OFFLOAD_ARCH: return add_targets(o, val);
   case OPT_CUDA_PATH: o->cuda_path = val; return 0;
@@ -279,6 +287,24 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
                       "cubin, hsaco, fatbin or obj)", val);
   }
   case OPT_DEBUG: o->debug_info = 1; return 0;
+  case OPT_FP_CONTRACT:
+    if (!strcmp(val, "fast"))
+      o->fp_contract = FP_CONTRACT_FAST;
+    else if (!strcmp(val, "on"))
+      o->fp_contract = FP_CONTRACT_ON;
+    else if (!strcmp(val, "off"))
+      o->fp_contract = FP_CONTRACT_OFF;
+    else
+      return diag_error("invalid argument '%s' to -ffp-contract= (expected fast, on or off)", val);
+    return 0;
+  case OPT_FMAD:
+    if (!strcmp(val, "true"))
+      o->fp_contract = FP_CONTRACT_FAST;
+    else if (!strcmp(val, "false"))
+      o->fp_contract = FP_CONTRACT_OFF;
+    else
+      return diag_error("invalid argument '%s' to -fmad= (expected true or false)", val);
+    return 0;
   case OPT_SHARED: o->shared = 1; return 0;
   case OPT_FPIC: return 0;
   case OPT_LANG:
@@ -357,6 +383,7 @@ int options_parse(int argc, char **argv, struct options *o) {
   memset(o, 0, sizeof *o);
   o->opt_level = 2;
   o->use_cache = 1;
+  o->fp_contract = -1;
   /* "fast" by default: as small as "size" within a few percent on gpucc's
    * archives (the per-target objects are near-duplicates, which any zstd
    * level finds), at a tenth of the time. */
@@ -416,3 +443,13 @@ void options_free(struct options *o) {
   free(o->inputs);
   free(o->ptxas_args);
 }
+
+int options_device_contract(const struct options *o) {
+  return o->fp_contract < 0 ? FP_CONTRACT_FAST : o->fp_contract;
+}
+
+int options_host_contract(const struct options *o) {
+  return o->fp_contract < 0 ? FP_CONTRACT_ON : o->fp_contract;
+}
+
+int options_device_opt(const struct options *o) { return o->opt_given ? o->opt_level : 3; }

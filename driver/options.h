@@ -53,11 +53,13 @@ struct options {
   enum driver_mode mode;
   const char *output;
   int opt_level;      /* 0-3, default 2 */
+  int opt_given;      /* -O was given: it applies to device code too */
   int verbose;        /* -v */
   int dry_run;        /* -### */
   int save_temps;
   int werror;
   int debug_info;      /* -g */
+  int fp_contract;     /* -ffp-contract=: enum fp_contract, -1 when not given */
   int shared;          /* -shared */
   int jobs;            /* -j: device jobs at once; 0 = number of cores */
   int use_cache;       /* off with --no-cache */
@@ -88,5 +90,13 @@ void options_print_help(const char *argv0);
 /* The same table as a man page (gpucc.1), in roff. */
 void options_print_man(void);
 void options_free(struct options *o);
+/* The contraction device code gets (enum fp_contract): -ffp-contract= as
+ * given, else fast, as nvcc and clang's GPU modes. */
+int options_device_contract(const struct options *o);
+/* The same for host code: as given, else on, clang's default for C. */
+int options_host_contract(const struct options *o);
+/* The optimization level of device code: -O as given, else 3, which is
+ * nvcc's and hipcc's default for device code (and ptxas's). */
+int options_device_opt(const struct options *o);
 
 #endif

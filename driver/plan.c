@@ -103,8 +103,9 @@ static void compute_host_key(struct plan *p, struct unit *u) {
   u->host_key[0] = '\0';
   if (!cache_enabled() || o->debug_info || u->host_mlir_path || u->host_ll_path)
     return;
-  char *params = xasprintf("gpucc-host-2 gpucc=%s build=%s llvm=%s O=%d", GPUCC_VERSION,
-                           cache_compiler_id(), GPUCC_LLVM_VERSION, o->opt_level);
+  char *params = xasprintf("gpucc-host-2 gpucc=%s build=%s llvm=%s O=%d contract=%d", GPUCC_VERSION,
+                           cache_compiler_id(), GPUCC_LLVM_VERSION, o->opt_level,
+                           options_host_contract(o));
   cache_key(u->module_hash, strlen(u->module_hash), params, u->host_key);
   free(params);
   u->host_cached = cache_has(u->host_key, "host");
@@ -182,10 +183,11 @@ static void compute_keys(struct plan *p, struct unit *u) {
        * new CUDA leaves AMD and host entries valid. */
       int cuda = tg->info->kind->uses_cuda;
       char *params = xasprintf("gpucc-cache-1 gpucc=%s build=%s llvm=%s cuda=%s ptxas=%d target=%s "
-                               "features=%s O=%d g=%d",
+                               "features=%s O=%d g=%d contract=%d",
                                GPUCC_VERSION, cache_compiler_id(), GPUCC_LLVM_VERSION,
                                cuda ? p->tc.cuda_version : "-", cuda && p->tc.ptxas[0] != 0, tg->id,
-                               tg->features, o->opt_level, o->debug_info);
+                               tg->features, options_device_opt(o), o->debug_info,
+                               options_device_contract(o));
       for (size_t k = 0; cuda && k < o->nptxas_args; k++) {
         char *more = xasprintf("%s Xptxas=%s", params, o->ptxas_args[k]);
         free(params);
@@ -284,7 +286,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
       if (!c->finished_path || u->cached[t])
         continue; /* nothing finishes it, or it comes from the cache */
       const struct target *tg = &o->targets[t];
-      struct finish_request req = {o->opt_level, o->debug_info, (const char *const *)o->ptxas_args,
+      struct finish_request req = {options_device_opt(o), o->debug_info, (const char *const *)o->ptxas_args,
                                    o->nptxas_args};
       struct job *j = add_job(p, JOB_TOOL, u, xasprintf("%s: @%s for %s", tg->info->kind->finish_tool,
                                                         unit_module(u, m), tg->id));

@@ -150,7 +150,9 @@ static int collect_parts(struct plan *p, struct unit *u, size_t m, struct object
 
 /* What the manifest records of the options that change code. */
 static void code_flags(const struct options *o, char *buf, size_t len) {
-  snprintf(buf, len, "-O%d%s", o->opt_level, o->debug_info ? " -g" : "");
+  static const char *const contract[] = {"fast", "on", "off"};
+  snprintf(buf, len, "-O%d%s -ffp-contract=%s", options_device_opt(o), o->debug_info ? " -g" : "",
+           contract[options_device_contract(o)]);
   for (size_t i = 0; i < o->nptxas_args; i++) {
     size_t n = strlen(buf);
     snprintf(buf + n, len - n, " -Xptxas %s", o->ptxas_args[i]);
@@ -242,8 +244,9 @@ static int run_host(struct plan *p, struct job *j) {
       return diag_error("cache entry for the host code of '%s' vanished while in use; run again", u->input);
     return 0;
   }
-  return lowering_host(u->prog, u->tag, o->opt_level, o->debug_info, u->host_obj_path,
-                       u->host_mlir_path, u->host_ll_path);
+  struct device_codegen cg = {o->opt_level, o->debug_info,
+                              (enum fp_contract)options_host_contract(o)};
+  return lowering_host(u->prog, u->tag, &cg, u->host_obj_path, u->host_mlir_path, u->host_ll_path);
 }
 
 static int run_fetch(struct plan *p, struct job *j) {
@@ -276,8 +279,9 @@ static int run_job(struct plan *p, struct job *j) {
       BUG("out of memory");
     for (size_t m = 0; m < u->nmodules; m++)
       paths[m] = unit_cell(u, o->ntargets, m, j->target)->device_path;
-    int rc = lowering_device(u->prog, &o->targets[j->target], &p->tc, o->opt_level,
-                             o->debug_info, paths);
+    struct device_codegen cg = {options_device_opt(o), o->debug_info,
+                                (enum fp_contract)options_device_contract(o)};
+    int rc = lowering_device(u->prog, &o->targets[j->target], &p->tc, &cg, paths);
     free(paths);
     return rc;
   }

@@ -61,6 +61,10 @@ int frontend_host_asserts(MlirModule module);
  * attribution (workgroup_alloc.c). Returns 0 or -1 (reported). */
 int frontend_workgroup_allocs(MlirModule module);
 
+/* Kernel memref arguments that every launch passes straight from gpu.alloc
+ * are assumed 256-byte aligned in the kernel (kernel_alignment.c). */
+void frontend_kernel_alignment(MlirModule module);
+
 /* Checks every gpu.printf's format against its operands, as -Wformat does
  * but with errors: each conversion against its argument's type as written
  * (so before normalization promotes them), %s/%ls/%n and unknown

@@ -338,5 +338,6 @@ int frontend_normalize(MlirModule module) {
   for (size_t i = 0; i < nprintf; i++)
     promote_printf_args(printfs[i]);
   free(printfs);
+  frontend_kernel_alignment(module);
   return rc;
 }

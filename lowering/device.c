@@ -8,9 +8,11 @@
  * its kind translates itself). Nothing here depends on the vendor. */
 #include "lowering.h"
 
+#include "device_contract.h"
 #include "device_ipowi.h"
 #include "device_linkage.h"
 #include "device_subgroup.h"
+#include "device_workgroup.h"
 #include "diag.h"
 #include "frontend.h"
 #include "target_kinds.h"
@@ -18,6 +20,7 @@
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Dialect/GPU.h>
+#include <llvm-c/Support.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +62,43 @@ static int clone_modules(MlirModule module, const struct target *t, int opt, Mli
   return rc;
 }
 
+static MlirWalkResult bound_kernel(MlirOperation op, void *ud) {
+  const struct target_lowering *l = ud;
+  if (!frontend_op_is(op, "llvm.func"))
+    return MlirWalkResultAdvance;
+  if (!mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          op, mlirStringRefCreateFromCString("gpu.kernel"))))
+    l->launch_bounds(op);
+  return MlirWalkResultSkip;
+}
+
+/* The kind's LLVM options, once per process: a device job lowers for one
+ * target, in a process of its own. */
+static void set_llvm_options(const struct target_lowering *l) {
+  static int done;
+  if (!l->llvm_options || done)
+    return;
+  const char *argv[8] = {"gpucc"};
+  int argc = 1;
+  for (size_t i = 0; l->llvm_options[i] && argc < 8; i++)
+    argv[argc++] = l->llvm_options[i];
+  LLVMParseCommandLineOptions(argc, argv, NULL);
+  done = 1;
+}
+
+/* What LLVM's lowering leaves out that nvcc and hipcc give device code:
+ * aligned workgroup arrays, contraction, launch bounds. */
+static void finish_lowered(MlirModule dev, const struct target_lowering *l,
+                           const struct device_codegen *cg) {
+  MlirOperation root = mlirModuleGetOperation(dev);
+  lowering_internalize_device_functions(dev);
+  lowering_align_workgroup_arrays(root);
+  lowering_contract_fp(root, cg->contract);
+  if (l->launch_bounds)
+    mlirOperationWalk(root, bound_kernel, (void *)l, MlirWalkPreOrder);
+  set_llvm_options(l);
+}
+
 /* gpu-module-to-binary keeps the order: the i-th op is the i-th binary. */
 static int write_serialized(MlirModule dev, const struct target *t, const struct toolchain *tc,
                             const char *const *out_paths, size_t n) {
@@ -83,7 +123,7 @@ static int write_serialized(MlirModule dev, const struct target *t, const struct
 }
 
 int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
-                    int opt, int debug, const char *const *out_paths) {
+                    const struct device_codegen *cg, const char *const *out_paths) {
   MlirModule module = program_mlir(prog);
   const struct target_lowering *l = t->info->kind->lowering;
   char activity[256];
@@ -94,20 +134,20 @@ int lowering_device(const struct program *prog, const struct target *t, const st
   char pipeline[4096], serialize[4096], what[300];
   size_t n = 0;
   int rc = -1;
-  if (clone_modules(module, t, opt, dev, &n) != 0)
+  if (clone_modules(module, t, cg->opt, dev, &n) != 0)
     goto out;
   if (l->pipeline(pipeline, sizeof pipeline, t) ||
-      l->serialize(serialize, sizeof serialize, t, tc, debug)) {
+      l->serialize(serialize, sizeof serialize, t, tc, cg->debug)) {
     diag_error("internal: pipeline for '%s' too long", t->id);
     goto out;
   }
   l->describe(t, what, sizeof what);
   if (frontend_lower(dev, pipeline, what, device_lowered) != 0)
     goto out;
-  lowering_internalize_device_functions(dev);
+  finish_lowered(dev, l, cg);
   if (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0)
     goto out;
-  rc = l->write_objects ? l->write_objects(dev, opt, out_paths, n)
+  rc = l->write_objects ? l->write_objects(dev, cg->opt, out_paths, n)
                         : write_serialized(dev, t, tc, out_paths, n);
 out:
   mlirModuleDestroy(dev);

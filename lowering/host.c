@@ -13,6 +13,7 @@
  * void main, optimizes and emits a PIC object through the LLVM C API. */
 #include "lowering.h"
 
+#include "device_contract.h"
 #include "diag.h"
 #include "xstr.h"
 #include "frontend.h"
@@ -250,8 +251,9 @@ int lowering_blob_object(const char *path, const char *tag, const char *module, 
   return rc;
 }
 
-int lowering_host(struct program *prog, const char *tag, int opt, int debug, const char *obj_path,
-                  const char *mlir_path, const char *ll_path) {
+int lowering_host(struct program *prog, const char *tag, const struct device_codegen *cg,
+                  const char *obj_path, const char *mlir_path, const char *ll_path) {
+  int opt = cg->opt, debug = cg->debug;
   MlirModule module = program_mlir(prog);
   frontend_set_activity("host code");
   int rc = -1;
@@ -263,6 +265,7 @@ int lowering_host(struct program *prog, const char *tag, int opt, int debug, con
   if (embed_placeholders(module) != 0 || fix_void_main(module) != 0 ||
       frontend_lower(module, pipeline, "the host", host_lowered) != 0)
     goto out;
+  lowering_contract_fp(mlirModuleGetOperation(module), cg->contract);
   if (mlir_path && frontend_write_op(mlirModuleGetOperation(module), mlir_path) != 0)
     goto out;
   llctx = LLVMContextCreate();

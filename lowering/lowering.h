@@ -18,6 +18,19 @@
 
 struct program; /* frontend/program.h */
 
+/* -ffp-contract: which floating-point multiplies and adds may fuse into
+ * fma (device_contract.c). Device code defaults to FAST, as nvcc and
+ * clang's GPU modes; host code to ON, clang's default for C. */
+enum fp_contract { FP_CONTRACT_FAST, FP_CONTRACT_ON, FP_CONTRACT_OFF };
+
+/* What, besides the target, changes code: a gpu.module's for one target, or
+ * the host code's. */
+struct device_codegen {
+  int opt;   /* 0-3 */
+  int debug; /* line tables */
+  enum fp_contract contract;
+};
+
 /* Where the external pieces are. Filled by toolchain_find. */
 struct toolchain {
   char cuda_path[1024];   /* "" when no CUDA toolkit was found */
@@ -49,12 +62,12 @@ int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_
 int toolchain_rocm_shim(struct toolchain *tc);
 
 /* Compiles every gpu.module of the program (not modified) for one target,
- * with optimization level opt (0-3), with line tables when debug is set.
+ * as cg says.
  * out_paths[i] receives the device file of the i-th gpu.module (as
  * program_module_name lists them). Returns 0 or -1 (reported, naming the
  * target). */
 int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
-                    int opt, int debug, const char *const *out_paths);
+                    const struct device_codegen *cg, const char *const *out_paths);
 
 /* -v: lowering also says what it could not do the fast way (the host
  * target's kernels that keep running on fibers, and why). Set before the
@@ -75,11 +88,11 @@ int lowering_blob_object(const char *path, const char *tag, const char *module, 
  * The program's module is lowered in place: it is good for nothing else
  * afterwards, so the driver runs this in a child process.
  * A `func.func @main()` without results gets an int main returning 0.
- * tag names the blob symbols (lowering_blob_symbol). debug adds line
+ * tag names the blob symbols (lowering_blob_symbol). cg->debug adds line
  * tables. With mlir_path / ll_path non-NULL, also writes the
  * host module in the LLVM dialect / the LLVM IR text there.
  * Returns 0 or -1 (reported). */
-int lowering_host(struct program *prog, const char *tag, int opt, int debug, const char *obj_path,
-                  const char *mlir_path, const char *ll_path);
+int lowering_host(struct program *prog, const char *tag, const struct device_codegen *cg,
+                  const char *obj_path, const char *mlir_path, const char *ll_path);
 
 #endif

@@ -11,6 +11,7 @@
 #include "device_mma.h"
 
 #include "fatbin.h"
+#include <mlir-c/BuiltinAttributes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,6 +110,20 @@ static unsigned subgroup_width(const struct target *t) {
   return strncmp(t->info->chip, "gfx9", 4) == 0 ? 64 : 32;
 }
 
+/* AMDGPU compiles a kernel for at most 256 threads per block unless told
+ * otherwise (hipcc says 1024): a bigger launch fails. LLVM's lowering states
+ * known_block_size as "N,N"; other kernels get the chips' limit. */
+static void launch_bounds(MlirOperation kernel) {
+  MlirStringRef name = mlirStringRefCreateFromCString("rocdl.flat_work_group_size");
+  if (!mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(kernel, name)))
+    return;
+  char text[32];
+  snprintf(text, sizeof text, "1,%d", TARGET_MAX_BLOCK_THREADS);
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  mlirOperationSetDiscardableAttributeByName(
+      kernel, name, mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(text)));
+}
+
 static const struct target_lowering lowering = {
     .describe = describe,
     .subgroup_width = subgroup_width,
@@ -117,6 +132,7 @@ static const struct target_lowering lowering = {
     .pipeline = pipeline,
     .serialize = serialize,
     .prepare_module = prepare_module,
+    .launch_bounds = launch_bounds,
 };
 
 const struct target_kind target_kind_amd = {

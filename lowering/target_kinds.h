@@ -42,6 +42,14 @@ struct target_lowering {
   /* Checks one serialized object. NULL: none. Returns 0 or -1 (reported). */
   int (*check_object)(const char *data, size_t size, const struct target *t,
                       const struct toolchain *tc);
+  /* Gives a lowered kernel (an llvm.func) the launch limits the kind's code
+   * generator takes: at most TARGET_MAX_BLOCK_THREADS threads per block, or
+   * exactly the block its known_block_size promises. NULL: none. */
+  void (*launch_bounds)(MlirOperation kernel);
+  /* LLVM command-line options the kind's code generator needs, set in the
+   * device job's process (which lowers for this one target) before
+   * serialization. NULL-terminated; NULL: none. */
+  const char *const *llvm_options;
   /* Writes the device files itself from the lowered module (in place of
    * the serialized objects). NULL: the serialized objects are the files. */
   int (*write_objects)(MlirModule dev, int opt, const char *const *out_paths, size_t n);

@@ -11,6 +11,7 @@
 #include "diag.h"
 
 #include "fatbin.h"
+#include <mlir-c/BuiltinAttributes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,24 @@ static int prepare_module(MlirOperation gpu_module, const struct target *t) {
   return lowering_expand_mma(gpu_module, MMA_LAYOUT_NVVM, what);
 }
 
+/* known_block_size is a promise that blocks have exactly that shape (code
+ * may rely on it), which PTX states as .reqntid: the driver then refuses any
+ * other launch. LLVM's lowering says .maxntid (a bound only), and PTX allows
+ * one of the two. Without it, nothing: 1024 is every chip's own limit. */
+static void launch_bounds(MlirOperation kernel) {
+  MlirStringRef maxntid = mlirStringRefCreateFromCString("nvvm.maxntid");
+  MlirAttribute known = mlirOperationGetDiscardableAttributeByName(kernel, maxntid);
+  if (mlirAttributeIsNull(known))
+    return;
+  mlirOperationSetDiscardableAttributeByName(kernel, mlirStringRefCreateFromCString("nvvm.reqntid"), known);
+  mlirOperationRemoveDiscardableAttributeByName(kernel, maxntid);
+}
+
+/* Shared, constant and local memory are addressed with 32-bit pointers, as
+ * nvcc and clang do: those windows are smaller than 4 GiB, and 64-bit
+ * addresses cost a register pair and wider arithmetic per access. */
+static const char *const llvm_options[] = {"-nvptx-short-ptr", NULL};
+
 static const struct target_lowering lowering = {
     .describe = describe,
     .subgroup_width = subgroup_width,
@@ -188,6 +207,8 @@ static const struct target_lowering lowering = {
     .serialize = serialize,
     .check_object = check_object,
     .prepare_module = prepare_module,
+    .launch_bounds = launch_bounds,
+    .llvm_options = llvm_options,
 };
 
 const struct target_kind target_kind_nvidia = {

@@ -76,6 +76,11 @@ struct target_info {
   unsigned features;             /* TARGET_FEATURE_* the chip supports */
 };
 
+/* The most threads a block may have on every GPU gpucc targets (CUDA's and
+ * HIP's limit): what kernels are compiled for unless their known_block_size
+ * says less, and what the runtime checks launches against. */
+#define TARGET_MAX_BLOCK_THREADS 1024
+
 #define TARGET_FEATURE_XNACK 1u
 #define TARGET_FEATURE_SRAMECC 2u
 

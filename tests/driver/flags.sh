@@ -44,7 +44,7 @@ check dryrun_no_temps no_temps
 if grep -q "no ptxas found" err; then
   check dryrun_no_ptxas_warning grep -q "NVIDIA targets get PTX only" err
 else
-  check dryrun_lists_ptxas grep -q 'ptxas -arch sm_90 -O2 .*\.ptx -o .*\.cubin$' out
+  check dryrun_lists_ptxas grep -q 'ptxas -arch sm_90 -O3 .*\.ptx -o .*\.cubin$' out
 fi
 
 # -c with and without -o
@@ -216,7 +216,7 @@ check g_host_math sh -c "./gmath | grep -q '^\[0.5,  64\]'"
 if grep -q "no ptxas found" err; then
   check Xptxas_no_ptxas true
 else
-  check Xptxas grep -q 'ptxas -arch sm_90 -O2 --split-compile 4 -v --warn-on-spills ' out
+  check Xptxas grep -q 'ptxas -arch sm_90 -O3 --split-compile 4 -v --warn-on-spills ' out
 fi
 "$gpucc" -### -Xlinker --no-undefined --offload-arch=host "$prog" -o x >out 2>err
 check Xlinker grep -q ' -Xlinker --no-undefined ' out
@@ -253,6 +253,47 @@ if ! grep -q "no ptxas found" out 2>/dev/null && [ -x /usr/local/cuda/bin/ptxas 
   "$gpucc" -Xptxas --no-such-option --offload-arch=sm_80,sm_90,gfx90a,host "$prog" -o t 2>err && rc=0 || rc=$?
   check tool_failure sh -c "test $rc -eq 1 && grep -q \"'.*ptxas' (ptxas: @kernels for sm_[89]0) exited with status\" err && test ! -e t"
 fi
+
+# -ffp-contract: device code contracts by default (nvcc's -fmad=true); off
+# keeps every add and mul rounded on its own; on fuses within an
+# expression: a product used twice stays a mul. Each mode is its own cache
+# entry (the cache is warm from the first build when the second runs).
+cat >contract.mlir <<'EOF2'
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%o: memref<4xf32>, %a: f32, %b: f32, %c: f32) kernel {
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %p = arith.mulf %a, %b : f32
+      %x = arith.addf %p, %c : f32
+      %q = arith.mulf %b, %c : f32
+      %y = arith.addf %q, %a : f32
+      %z = arith.mulf %q, %y : f32
+      memref.store %x, %o[%i0] : memref<4xf32>
+      memref.store %z, %o[%i1] : memref<4xf32>
+      gpu.return
+    }
+  }
+}
+EOF2
+for mode in default fast on off fmad_false; do
+  case $mode in
+  default) flag= ;;
+  fmad_false) flag=-fmad=false ;;
+  *) flag=-ffp-contract=$mode ;;
+  esac
+  mkdir "c_$mode"
+  (cd "c_$mode" && "$gpucc" $flag --offload-arch=sm_90 --emit=ptx ../contract.mlir) 2>err || cat err >&2
+done
+fmas() { grep -c 'fma\.rn\.f32' "c_$1/contract-m-sm_90.ptx" || true; }
+rounded() { grep -Ec '(add|mul)\.rn\.f32' "c_$1/contract-m-sm_90.ptx" || true; }
+check contract_default sh -c "test $(fmas default) -eq 2 && test $(rounded default) -eq 0"
+check contract_fast cmp -s c_default/contract-m-sm_90.ptx c_fast/contract-m-sm_90.ptx
+check contract_on sh -c "test $(fmas on) -eq 1 && test $(rounded on) -eq 3"
+check contract_off sh -c "test $(fmas off) -eq 0 && test $(rounded off) -eq 5"
+check contract_fmad_false cmp -s c_off/contract-m-sm_90.ptx c_fmad_false/contract-m-sm_90.ptx
+"$gpucc" -ffp-contract=sometimes --emit=ptx contract.mlir 2>err && rc=0 || rc=$?
+check contract_bad_value sh -c "test $rc -ne 0 && grep -q \"invalid argument 'sometimes' to -ffp-contract=\" err"
 
 # gpucc.1 comes from the option table
 "$gpucc" --print-man-page >gpucc.1

@@ -58,7 +58,7 @@ grep -q '^app:$' both.out && grep -q '^two.o:$' both.out || fail "list headings"
 grep -q '^  version      3$' info.out || fail "info version"
 grep -q '^  compression  fast (zstd frames)$' info.out || fail "info compression"
 grep -q '^  gpucc        [0-9]' info.out && grep -q '^  llvm         22' info.out &&
-  grep -q '^  flags        -O2$' info.out || fail "info metadata: $(head -n 8 info.out)"
+  grep -q '^  flags        -O3 -ffp-contract=fast$' info.out || fail "info metadata: $(head -n 8 info.out)"
 grep -q '^    features   +ptx[0-9]*$' info.out || fail "info features"
 grep -q '^    sha256     [0-9a-f]\{64\}$' info.out || fail "info sha256"
 "$tool" extract -o out app >extract.out || fail "extract"

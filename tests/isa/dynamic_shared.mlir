@@ -5,7 +5,7 @@
 // TARGETS: sm_80,sm_90
 // PTX: k sm_80,sm_90 1 ^\.extern \.shared \.align 16 \.b8 __dynamic_shmem__0\[\];
 // PTX: k sm_80,sm_90 none ^[[:space:]]*\.shared .*__dynamic_shmem__0;
-// PTX: k sm_80,sm_90 1 \.shared \.align 4 \.b8 __wg_f_0\[128\]
+// PTX: k sm_80,sm_90 1 \.shared \.align 16 \.b8 __wg_f_0\[128\]
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @f(%o: memref<64xf32>) workgroup(%st: memref<32xf32, #gpu.address_space<workgroup>>) kernel {

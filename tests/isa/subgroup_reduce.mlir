@@ -32,7 +32,9 @@
 // PTX: tree sm_80 some setp\.[a-z]+\.f64
 // PTX: tree sm_80 5 min\.NaN\.f16
 // PTX: tree sm_80 5 max\.u32
-// PTX: tree sm_80 5 add\.rn\.f32
+// PTX: tree sm_80 5 add\.f32
+// Contracted by default (-ffp-contract=fast): no rounding mode pins them.
+// PTX: tree sm_80 none add\.rn\.f32
 module attributes {gpu.container_module} {
   gpu.module @redux {
     gpu.func @ints(%out: memref<32x6xi32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {

@@ -1,0 +1,130 @@
+/* kernel_alignment.c: kernel buffers that come whole from gpu.alloc are
+ * 256-byte aligned, and the kernel is told so.
+ *
+ * A kernel sees a memref argument's pointer with no more alignment than its
+ * element's, so `vector.load ... vector<4xf32>` from a memref<?xf32> became
+ * four 4-byte loads, even where every launch passes a buffer straight from
+ * gpu.alloc: cudaMalloc, hipMalloc and the host backend all return 256-byte
+ * aligned memory, and an identity-layout memref from gpu.alloc starts at
+ * its allocation. Where every launch of a kernel passes such a buffer for
+ * an argument, the kernel's uses of that argument go through
+ * `memref.assume_alignment %arg, 256`, which LLVM turns into an alignment
+ * assumption: accesses at offsets that keep the alignment (4 * thread id
+ * floats, say) become 16-byte vector loads and stores, as nvcc's float4
+ * accesses are. Nothing is assumed of arguments some launch passes anything
+ * else (a subview, a cast, a function argument). */
+#include "frontend.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What gpu.alloc guarantees on every backend (runtime/backend_*.c). */
+#define GPU_ALLOC_ALIGN 256
+
+/* gpu.launch_func's operand segments in LLVM 22: async dependencies, grid
+ * x/y/z, block x/y/z, cluster x/y/z, dynamic shared memory size, kernel
+ * operands, async object. */
+#define LAUNCH_SEGMENTS 13
+#define LAUNCH_KERNEL_OPERANDS 11
+
+static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+static int ref_eq(MlirStringRef a, MlirStringRef b) {
+  return a.length == b.length && !memcmp(a.data, b.data, a.length);
+}
+
+static MlirStringRef sym_name(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, ref("sym_name"));
+  return mlirAttributeIsNull(a) ? ref("") : mlirStringAttrGetValue(a);
+}
+
+/* Whether launch starts kernel `fn` of gpu.module `mod`. */
+static int launches(MlirOperation launch, MlirStringRef mod, MlirStringRef fn) {
+  MlirAttribute k = mlirOperationGetInherentAttributeByName(launch, ref("kernel"));
+  if (mlirAttributeIsNull(k) || !mlirAttributeIsASymbolRef(k) ||
+      mlirSymbolRefAttrGetNumNestedReferences(k) != 1)
+    return 0;
+  return ref_eq(mlirSymbolRefAttrGetRootReference(k), mod) &&
+         ref_eq(mlirFlatSymbolRefAttrGetValue(mlirSymbolRefAttrGetNestedReference(k, 0)), fn);
+}
+
+/* The kernel operand `arg` of a launch, or a null value. */
+static MlirValue kernel_operand(MlirOperation launch, intptr_t arg) {
+  MlirValue none = {NULL};
+  MlirAttribute seg = mlirOperationGetInherentAttributeByName(launch, ref("operandSegmentSizes"));
+  if (mlirAttributeIsNull(seg) || mlirDenseArrayGetNumElements(seg) != LAUNCH_SEGMENTS)
+    return none;
+  intptr_t first = 0;
+  for (intptr_t s = 0; s < LAUNCH_KERNEL_OPERANDS; s++)
+    first += mlirDenseI32ArrayGetElement(seg, s);
+  if (arg >= mlirDenseI32ArrayGetElement(seg, LAUNCH_KERNEL_OPERANDS))
+    return none;
+  return mlirOperationGetOperand(launch, first + arg);
+}
+
+/* A buffer as gpu.alloc made it: its first result, nothing in between. */
+static int whole_gpu_alloc(MlirValue v) {
+  return !mlirValueIsNull(v) && mlirValueIsAOpResult(v) && mlirOpResultGetResultNumber(v) == 0 &&
+         frontend_op_is(mlirOpResultGetOwner(v), "gpu.alloc");
+}
+
+/* Identity layout, default memory space: what gpu.alloc returns. */
+static int plain_memref(MlirType t) {
+  return mlirTypeIsAMemRef(t) && mlirAttributeIsNull(mlirMemRefTypeGetMemorySpace(t)) &&
+         mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t));
+}
+
+static void assume_aligned(MlirOperation kernel, MlirValue arg) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  MlirOperation first = mlirBlockGetFirstOperation(entry);
+  MlirContext ctx = mlirOperationGetContext(kernel);
+  MlirNamedAttribute align = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, ref("alignment")),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), GPU_ALLOC_ALIGN));
+  MlirValue aligned = frontend_op_before(first, "memref.assume_alignment", 1, &arg,
+                                         mlirValueGetType(arg), 1, &align);
+  if (mlirValueIsNull(aligned))
+    return;
+  MlirOperation assume = mlirOpResultGetOwner(aligned);
+  mlirValueReplaceAllUsesExcept(arg, aligned, 1, &assume);
+}
+
+static void align_kernel(MlirOperation mod, MlirOperation kernel, MlirOperation *launch_ops,
+                         size_t nlaunches) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  MlirStringRef mname = sym_name(mod), kname = sym_name(kernel);
+  for (intptr_t a = 0; a < mlirBlockGetNumArguments(entry); a++) {
+    MlirValue arg = mlirBlockGetArgument(entry, a);
+    if (!plain_memref(mlirValueGetType(arg)) || mlirValueIsNull(arg))
+      continue;
+    size_t seen = 0, aligned = 0;
+    for (size_t l = 0; l < nlaunches; l++) {
+      if (!launches(launch_ops[l], mname, kname))
+        continue;
+      seen++;
+      aligned += whole_gpu_alloc(kernel_operand(launch_ops[l], a));
+    }
+    if (seen > 0 && aligned == seen)
+      assume_aligned(kernel, arg);
+  }
+}
+
+void frontend_kernel_alignment(MlirModule module) {
+  static const char *const launch_names[] = {"gpu.launch_func", NULL};
+  MlirOperation *launch_ops;
+  size_t nlaunches = frontend_find_ops(mlirModuleGetOperation(module), launch_names, NULL, &launch_ops);
+  MlirOperation *mods;
+  size_t nmods = frontend_gpu_modules(module, &mods);
+  for (size_t m = 0; m < nmods && nlaunches > 0; m++) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(mods[m], 0));
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      if (frontend_op_is(op, "gpu.func") &&
+          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))))
+        align_kernel(mods[m], op, launch_ops, nlaunches);
+  }
+  free(mods);
+  free(launch_ops);
+}

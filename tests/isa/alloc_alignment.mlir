@@ -1,0 +1,59 @@
+// A buffer straight from gpu.alloc is 256-byte aligned on every backend,
+// so a kernel every launch of which passes such buffers may use 16-byte
+// accesses where its offsets keep that alignment (vector<4xf32> at 4 * the
+// thread id): one ld/st.global.v4 each, as nvcc's float4. @other is also
+// launched with a value that is not gpu.alloc's own result (a cast: gpucc
+// does not look through anything), so nothing is assumed there: four 4-byte
+// loads and stores.
+// TARGETS: sm_90
+// PTX: m sm_90 2 ld\.global\.v4\.b32
+// PTX: m sm_90 2 st\.global\.v4\.b32
+// PTX: m sm_90 4 ld\.global\.b32
+// PTX: m sm_90 4 st\.global\.b32
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @copy4(%a: memref<?xf32>, %o: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %i = arith.muli %t, %c4 : index
+      %v = vector.load %a[%i] : memref<?xf32>, vector<4xf32>
+      vector.store %v, %o[%i] : memref<?xf32>, vector<4xf32>
+      gpu.return
+    }
+    gpu.func @scale4(%a: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %i = arith.muli %t, %c4 : index
+      %v = vector.load %a[%i] : memref<?xf32>, vector<4xf32>
+      %w = arith.addf %v, %v : vector<4xf32>
+      vector.store %w, %a[%i] : memref<?xf32>, vector<4xf32>
+      gpu.return
+    }
+    gpu.func @other(%a: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %i = arith.muli %t, %c4 : index
+      %v = vector.load %a[%i] : memref<?xf32>, vector<4xf32>
+      %w = arith.addf %v, %v : vector<4xf32>
+      vector.store %w, %a[%i] : memref<?xf32>, vector<4xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
+    %a = gpu.alloc (%c256) : memref<?xf32>
+    %o = gpu.alloc (%c256) : memref<?xf32>
+    gpu.launch_func @m::@copy4 blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<?xf32>, %o : memref<?xf32>)
+    gpu.launch_func @m::@scale4 blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%o : memref<?xf32>)
+    %st = gpu.alloc () : memref<256xf32>
+    %c = memref.cast %st : memref<256xf32> to memref<?xf32>
+    gpu.launch_func @m::@other blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<?xf32>)
+    gpu.launch_func @m::@other blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%c : memref<?xf32>)
+    gpu.dealloc %st : memref<256xf32>
+    gpu.dealloc %a : memref<?xf32>
+    gpu.dealloc %o : memref<?xf32>
+    return
+  }
+}
