@@ -194,8 +194,12 @@ static void launch_bounds(MlirOperation kernel) {
 
 /* Shared, constant and local memory are addressed with 32-bit pointers, as
  * nvcc and clang do: those windows are smaller than 4 GiB, and 64-bit
- * addresses cost a register pair and wider arithmetic per access. */
-static const char *const llvm_options[] = {"-nvptx-short-ptr", NULL};
+ * addresses cost a register pair and wider arithmetic per access.
+ * Loop strength reduction stays off, as in nvcc's PTX: it turned a tiled
+ * matmul's `t < tiles` loop into a count-down to zero, which ptxas then
+ * unrolled eight times around its barriers (tests/bench/codegen: SGEMM SASS
+ * 3.9x nvcc's with it, 0.97x without; no kernel there grew). */
+static const char *const llvm_options[] = {"-nvptx-short-ptr", "-disable-lsr", NULL};
 
 static const struct target_lowering lowering = {
     .describe = describe,

@@ -18,7 +18,8 @@
 #   bin/upstream/  every tests/upstream program of MODE run, and
 #   bin/bench/     the GPU benchmarks (tests/deploy/kit/bench_*.mlir), built
 #                  for sm_90 and host and linked with the static runtime:
-#                  they need the C library alone
+#                  they need the C library alone; bench_codegen times the
+#                  kernels of tests/bench/codegen, spliced in from there
 #   expect/     expected outputs (e2e/*.out), CHECK lines (upstream/*.check)
 #               and exit/stderr rules (upstream/*.spec)
 #   cuda/       the benchmarks in CUDA C with their sizes, built there
@@ -52,6 +53,7 @@ runtime=$build/lib/libgpucc_rt.a
 cc=${CC:-cc}
 targets=sm_90,host
 src=$repo/tests/deploy/kit
+codegen=$repo/tests/bench/codegen
 die() { echo "gpu-kit.sh: $*" >&2; exit 1; }
 [ -x "$gpucc" ] || die "no gpucc at '$gpucc' (build first, or give -B)"
 [ -f "$runtime" ] || die "no static runtime at '$runtime' (build first, or give -B)"
@@ -80,6 +82,7 @@ sizes_of() { # benchmark
       matmul) echo "N=64 REPS=2" ;;
       reduce) echo "N=8192 REPS=2" ;;
       launch) echo "REPS=20 SYNC_REPS=5" ;;
+      codegen) echo "N=8192 M=64 WT=2 REPS=2" ;;
     esac
   else
     case $1 in
@@ -87,8 +90,22 @@ sizes_of() { # benchmark
       matmul) echo "N=4096 REPS=5" ;;
       reduce) echo "N=67108864 REPS=50" ;;
       launch) echo "REPS=20000 SYNC_REPS=2000" ;;
+      codegen) echo "N=16777216 M=2048 WT=64 REPS=20" ;;
     esac
   fi
+}
+
+# bench_codegen.mlir times the kernels tests/bench/codegen compares with
+# nvcc's statically, from one copy: the gpu.modules between the "BEGIN/END
+# bench kernels" lines of kernels.mlir and wmma.mlir go where its @KERNELS@
+# line stands, and its CUDA C twin includes kernels.cu as codegen_kernels.cu.
+splice_kernels() { # file
+  awk '/\/\/ END bench kernels/ { on = 0 } on { print } /\/\/ BEGIN bench kernels/ { on = 1 }' \
+    "$codegen/kernels.mlir" "$codegen/wmma.mlir" >"$b/kernels.mlir"
+  [ -s "$b/kernels.mlir" ] || die "no kernels between the BEGIN/END lines in $codegen"
+  awk -v k="$b/kernels.mlir" '/\/\/ @KERNELS@/ { while ((getline l <k) > 0) print l; next } { print }' \
+    "$1" >"$1.spliced" && mv "$1.spliced" "$1"
+  cp "$codegen/kernels.cu" "$work/cuda/codegen_kernels.cu"
 }
 
 work=$kit.tmp
@@ -128,7 +145,7 @@ for name in $(cmake_list "$repo/tests/upstream/CMakeLists.txt" upstream_programs
   if [ "$(directive EXIT)" = nonzero ]; then echo "exit nonzero" >>"$want.spec"; fi
   if [ "$(directive STDERR)" = yes ]; then echo "stderr yes" >>"$want.spec"; fi
 done
-for name in bandwidth matmul reduce launch; do
+for name in bandwidth matmul reduce launch codegen; do
   wanted "$name" || continue
   script=
   flags=
@@ -137,6 +154,7 @@ for name in bandwidth matmul reduce launch; do
     flags="$flags -D$kv"
   done
   sed "$script" "$src/bench_$name.mlir" >"$b/src/bench_$name.mlir"
+  if grep -q '@KERNELS@' "$b/src/bench_$name.mlir"; then splice_kernels "$b/src/bench_$name.mlir"; fi
   echo "bench $name $b/src/bench_$name.mlir" >>"$b/jobs"
   cp "$src/bench_$name.cu" "$work/cuda/"
   echo "$flags" >"$work/cuda/bench_$name.flags"

@@ -191,7 +191,7 @@ print_ratios() {
         m = order[i]
         g = (("gpucc", m) in v) ? v["gpucc", m] : ""
         c = (("cuda", m) in v) ? v["cuda", m] : ""
-        line = sprintf("  %-16s gpucc %10s   CUDA C %10s", m, g == "" ? "-" : g, c == "" ? "-" : c)
+        line = sprintf("  %-20s gpucc %10s   CUDA C %10s", m, g == "" ? "-" : g, c == "" ? "-" : c)
         if (g != "" && c != "" && num(c) != 0) line = line sprintf("   %.2fx", num(g) / num(c))
         print line
       }
