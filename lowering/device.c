@@ -87,7 +87,8 @@ static void set_llvm_options(const struct target_lowering *l) {
 }
 
 /* What LLVM's lowering leaves out that nvcc and hipcc give device code:
- * aligned workgroup arrays, contraction, launch bounds. */
+ * aligned workgroup arrays, contraction, launch bounds, and what else the
+ * kind's code generator needs. */
 static void finish_lowered(MlirModule dev, const struct target_lowering *l,
                            const struct device_codegen *cg) {
   MlirOperation root = mlirModuleGetOperation(dev);
@@ -96,6 +97,11 @@ static void finish_lowered(MlirModule dev, const struct target_lowering *l,
   lowering_contract_fp(root, cg->contract);
   if (l->launch_bounds)
     mlirOperationWalk(root, bound_kernel, (void *)l, MlirWalkPreOrder);
+  MlirOperation *mods;
+  size_t n = frontend_gpu_modules(dev, &mods);
+  for (size_t i = 0; i < n && l->finish_module; i++)
+    l->finish_module(mods[i]);
+  free(mods);
   set_llvm_options(l);
 }
 

@@ -46,6 +46,9 @@ struct target_lowering {
    * generator takes: at most TARGET_MAX_BLOCK_THREADS threads per block, or
    * exactly the block its known_block_size promises. NULL: none. */
   void (*launch_bounds)(MlirOperation kernel);
+  /* Rewrites one lowered gpu.module for the kind's code generator. NULL:
+   * none. */
+  void (*finish_module)(MlirOperation gpu_module);
   /* LLVM command-line options the kind's code generator needs, set in the
    * device job's process (which lowers for this one target) before
    * serialization. NULL-terminated; NULL: none. */

@@ -8,6 +8,7 @@
 #include "target_kinds.h"
 
 #include "device_mma.h"
+#include "device_nvidia_wmma.h"
 #include "diag.h"
 
 #include "fatbin.h"
@@ -212,6 +213,7 @@ static const struct target_lowering lowering = {
     .check_object = check_object,
     .prepare_module = prepare_module,
     .launch_bounds = launch_bounds,
+    .finish_module = lowering_nvidia_wmma_global,
     .llvm_options = llvm_options,
 };
 

@@ -2,13 +2,17 @@
 // transposed, i.e. column-major), multiplies and accumulates in f32, adds a
 // constant matrix and takes the maximum with the input elementwise, and
 // stores the result transposed. Each becomes a wmma instruction: load.a/b/c,
-// mma, store.d, with .col where a tile is transposed.
+// mma, store.d, with .col where a tile is transposed. Loads and stores of
+// the kernel's buffers use the .global forms, as nvcc's do (LLVM gave them
+// generic addresses: a cvta back to generic and an address-space check per
+// access).
 // TARGETS: sm_80,sm_90,sm_90a
-// PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.f16
-// PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.load\.b\.sync\.aligned\.col\.m16n16k16\.f16
-// PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.load\.c\.sync\.aligned\.row\.m16n16k16\.f32
+// PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.global\.f16
+// PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.load\.b\.sync\.aligned\.col\.m16n16k16\.global\.f16
+// PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.load\.c\.sync\.aligned\.row\.m16n16k16\.global\.f32
 // PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.mma\.sync\.aligned\.row\.col\.m16n16k16\.f32\.f32
-// PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.store\.d\.sync\.aligned\.col\.m16n16k16\.f32
+// PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.store\.d\.sync\.aligned\.col\.m16n16k16\.global\.f32
+// PTX: tiles sm_80,sm_90,sm_90a none wmma\.(load|store)\.[a-d]\.sync\.aligned\.[a-z]+\.m16n16k16\.f
 // PTX: tiles sm_80 some add(\.rn)?\.f32
 // PTX: tiles sm_80 some max\.NaN\.f32
 module attributes {gpu.container_module} {
