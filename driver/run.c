@@ -10,9 +10,11 @@
 #include "program.h"
 #include "proc.h"
 #include "tmp.h"
+#include "xstr.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +62,14 @@ void plan_print(const struct plan *p) {
 
 
 /* The objects of one gpu.module, collected for writing: entries plus the
- * buffers that hold their bytes. */
+ * buffers that hold their bytes, and what each kernel was compiled for
+ * (the manifest's kernel lines; names owned). */
 struct objects {
   struct fatbin_entry *e;
   void **bufs;
   size_t n, cap;
+  struct fatbin_kernel *k;
+  size_t nk, kcap;
 };
 
 static struct fatbin_entry *objects_add(struct objects *ob, void *buf) {
@@ -86,6 +91,47 @@ static void objects_free(struct objects *ob) {
     free(ob->bufs[i]);
   free(ob->e);
   free(ob->bufs);
+  for (size_t i = 0; i < ob->nk; i++)
+    free((char *)ob->k[i].name);
+  free(ob->k);
+}
+
+struct kernel_sink {
+  struct objects *ob;
+  const char *module;
+};
+
+/* A kernel with known_block_size runs with that block shape only (CUDA
+ * refuses any other launch of a .reqntid kernel); any other is compiled for
+ * up to GPUCC_MAX_BLOCK_THREADS threads, whatever the shape. */
+static int add_kernel(const struct program_kernel *pk, void *ud) {
+  struct kernel_sink *sink = ud;
+  struct objects *ob = sink->ob;
+  if (ob->nk == ob->kcap) {
+    ob->kcap = ob->kcap ? ob->kcap * 2 : 16;
+    ob->k = realloc(ob->k, ob->kcap * sizeof *ob->k);
+    if (!ob->k)
+      BUG("out of memory");
+  }
+  struct fatbin_kernel *k = &ob->k[ob->nk++];
+  *k = (struct fatbin_kernel){.module = sink->module, .name = xasprintf("%s", pk->name),
+                              .threads = GPUCC_MAX_BLOCK_THREADS, .shared = pk->workgroup_bytes};
+  if (pk->block[0]) {
+    uint64_t threads; /* three sizes below 2^31: saturate, never wrap */
+    if (__builtin_mul_overflow((uint64_t)pk->block[0] * pk->block[1], pk->block[2], &threads) ||
+        threads > UINT32_MAX)
+      threads = UINT32_MAX;
+    k->threads = (uint32_t)threads;
+    memcpy(k->block, pk->block, sizeof k->block);
+  }
+  return 0;
+}
+
+/* The kernel lines of module m, from the program: the same for every
+ * target, and for --bundle the program the parts were compiled from. */
+static void collect_kernels(struct unit *u, size_t m, struct objects *ob) {
+  struct kernel_sink sink = {ob, unit_module(u, m)};
+  program_each_kernel(u->prog, m, add_kernel, &sink);
 }
 
 /* Reads the objects compiled for module m (all targets) from the job files. */
@@ -165,7 +211,7 @@ static int write_objects(struct plan *p, struct objects *ob, const char *path, c
                          void **blob, size_t *blob_size) {
   char flags[512], err[256];
   code_flags(p->opts, flags, sizeof flags);
-  struct fatbin_meta meta = {GPUCC_VERSION, GPUCC_LLVM_VERSION, flags};
+  struct fatbin_meta meta = {GPUCC_VERSION, GPUCC_LLVM_VERSION, flags, ob->k, ob->nk};
   void *data;
   size_t size;
   if (fatbin_write_ex(ob->e, ob->n, &meta, (enum fatbin_compress)p->opts->fatbin_compress, &data,
@@ -201,6 +247,8 @@ static int run_bundle(struct plan *p, struct job *j) {
   int rc = o->bundle ? collect_parts(p, u, j->module, &ob) : collect_compiled(p, u, j->module, &ob);
   if (rc == 0 && !o->bundle)
     store_in_cache(p, u, j->module);
+  if (rc == 0)
+    collect_kernels(u, j->module, &ob);
   void *blob = NULL;
   size_t size = 0;
   if (rc == 0) {
@@ -224,8 +272,10 @@ static int run_pack(struct plan *p, struct job *j) {
   int rc = 0;
   for (size_t m = 0; m < u->nmodules && rc == 0; m++)
     rc = collect_compiled(p, u, m, &ob);
-  for (size_t m = 0; rc == 0 && m < u->nmodules; m++)
+  for (size_t m = 0; rc == 0 && m < u->nmodules; m++) {
     store_in_cache(p, u, m);
+    collect_kernels(u, m, &ob);
+  }
   if (rc == 0 && ob.n == 0)
     rc = diag_error("'%s' has no gpu.module: no device objects to write", u->input);
   if (rc == 0)

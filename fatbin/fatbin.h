@@ -93,12 +93,44 @@ struct fatbin_entry {
   const char *features;
 };
 
+/* The most threads a block of a kernel may have on every GPU gpucc targets
+ * (CUDA's and HIP's limit): what a kernel is compiled for when its gpu.func
+ * does not fix its block size (known_block_size), what the driver records
+ * for it, and what the runtime holds launches to. Defined here, the one
+ * header the lowering, the driver and the runtime all include, so that
+ * they cannot disagree. */
+#define GPUCC_MAX_BLOCK_THREADS 1024
+
+/* What one kernel was compiled for, as a `kernel` line of the manifest
+ * records it (docs/fatbin.md, section 3): the launches a GPU accepts. The
+ * runtime refuses a launch outside them on every backend, with a message
+ * naming the target that would. Strings are borrowed like entries'. */
+struct fatbin_kernel {
+  const char *module; /* gpu.module symbol name */
+  const char *name;   /* the kernel's symbol name: any non-empty text */
+  const char *target; /* NULL: every object of the module; else the objects
+                         of this target only, which then ignore the line
+                         without a target */
+  uint32_t threads;   /* most threads per block; 0: not recorded */
+  uint32_t block[3];  /* the only block shape it runs with (known_block_size),
+                         or {0, 0, 0}: any shape */
+  uint64_t shared;    /* bytes of workgroup memory it declares itself (its
+                         attributions; at least what the object has) */
+};
+
 /* What built the archive. Strings are borrowed like entries'; any may be
- * NULL (not recorded), and any text is allowed (the manifest escapes it). */
+ * NULL (not recorded), and any text is allowed (the manifest escapes it).
+ * Callers that fill the struct positionally and leave out `kernels` record
+ * none. */
 struct fatbin_meta {
   const char *gpucc_version; /* "0.1.0" */
   const char *llvm_version;  /* "22.1.8" */
   const char *flags;         /* the options that affect code, one string */
+  /* What each kernel was compiled for; any order (the writer sorts them by
+   * module, name, then target, the line without one first). (module, name,
+   * target) must be unique. Read back in that order. */
+  const struct fatbin_kernel *kernels;
+  size_t nkernels;
 };
 
 /* Names as they appear in manifests and listings ("nvidia", "cubin",
@@ -131,7 +163,11 @@ int fatbin_compress_parse(const char *name, enum fatbin_compress *out);
  *   meta     gpucc_version = PROJECT_VERSION, llvm_version = the MLIR/LLVM
  *            that lowered the code (MLIR_VERSION), flags = the options that
  *            change the objects, space-separated as on the command line
- *            ("-O3 -g -Xptxas -v"; the targets are the entries' own);
+ *            ("-O3 -g -Xptxas -v"; the targets are the entries' own),
+ *            kernels = one per kernel of each gpu.module, without a target:
+ *            threads = the product of its known_block_size, block = that
+ *            size, or threads = GPUCC_MAX_BLOCK_THREADS and any block when
+ *            it has none; shared = its workgroup attributions' bytes;
  *   mode     FATBIN_COMPRESS_DEFAULT unless --fatbin-compress= says otherwise
  *            (parse its value with fatbin_compress_parse). */
 int fatbin_write_ex(const struct fatbin_entry *entries, size_t n,
@@ -164,9 +200,16 @@ void fatbin_close(struct fatbin *fb); /* NULL is allowed */
 unsigned fatbin_version(const struct fatbin *fb);    /* 1, 2 or 3 */
 size_t fatbin_blob_size(const struct fatbin *fb);    /* header + payload */
 int fatbin_is_compressed(const struct fatbin *fb);   /* FATBIN_FLAG_ZSTD set */
-/* The build's versions and flags; fields NULL where not recorded (always
- * for version 1). Never NULL itself for an open archive. */
+/* The build's versions and flags, and its kernels' limits; fields NULL (0
+ * kernels) where not recorded (always for version 1). Never NULL itself for
+ * an open archive. */
 const struct fatbin_meta *fatbin_get_meta(const struct fatbin *fb);
+/* The kernel line that applies to kernel `name` of object i: the one naming
+ * the object's module and target, else the one naming its module and no
+ * target; NULL when there is none (nothing recorded: an older gpucc, or a
+ * plain object) or i is out of range. */
+const struct fatbin_kernel *fatbin_find_kernel(const struct fatbin *fb, size_t i,
+                                               const char *name);
 /* The compression mode named in the manifest ("none", "fast", "size"), or
  * NULL when it names none (version 1). */
 const char *fatbin_compress_mode(const struct fatbin *fb);

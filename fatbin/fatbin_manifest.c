@@ -8,9 +8,14 @@
  *          size=3864 sha256=<64 hex digits> file=k/sm_90.cubin frame=2
  *          offset=512 stored=310 dict=1                 (one line per object)
  *
+ *   kernel module=k name=transpose threads=256 block=16,16,1 shared=4096
+ *          [target=gfx942]                           (one line per kernel)
+ *
  * dict= (the frame holding the dictionary of the object's frame) is new in
  * version 3; a version 2 manifest never had it, and its key is ignored
- * there like any unknown key.
+ * there like any unknown key. Kernel lines came later within version 3:
+ * readers that predate them skip them as a kind of line they do not know,
+ * which is all an older runtime can do with them anyway.
  *
  * A line is a kind word and space-separated key=value fields. Values are
  * percent-escaped (bytes <= ' ', >= 0x7f and '%' itself), so any flag text
@@ -22,6 +27,7 @@
  *
  * Parsing works on a private copy of the text, split and unescaped in place,
  * so entry strings point into it and nothing else is allocated per field. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +63,35 @@ static int fatbin_put_size(struct fatbin_buf *b, const char *key, size_t v) {
   return fatbin_put_field(b, key, num);
 }
 
+static int fatbin_put_u64(struct fatbin_buf *b, const char *key, uint64_t v) {
+  char num[32];
+  snprintf(num, sizeof num, "%" PRIu64, v);
+  return fatbin_put_field(b, key, num);
+}
+
+/* "kernel module=... name=... [target=...] [threads=N] [block=X,Y,Z] shared=N" */
+static int fatbin_put_kernel(struct fatbin_buf *b, const struct fatbin_kernel *k) {
+  int r = fatbin_put(b, "kernel");
+  r |= fatbin_put_field(b, "module", k->module);
+  r |= fatbin_put_field(b, "name", k->name);
+  if (k->target)
+    r |= fatbin_put_field(b, "target", k->target);
+  if (k->threads)
+    r |= fatbin_put_u64(b, "threads", k->threads);
+  if (k->block[0]) {
+    char shape[40];
+    snprintf(shape, sizeof shape, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, k->block[0],
+             k->block[1], k->block[2]);
+    r |= fatbin_put_field(b, "block", shape);
+  }
+  r |= fatbin_put_u64(b, "shared", k->shared);
+  return r | fatbin_put(b, "\n");
+}
+
 int fatbin_manifest_build(struct fatbin_buf *b, const struct fatbin_entry *const *sorted,
                           const struct fatbin_placement *where, size_t n,
-                          const struct fatbin_meta *meta, enum fatbin_compress mode) {
+                          const struct fatbin_meta *meta, enum fatbin_compress mode,
+                          const struct fatbin_kernel *const *kernels, size_t nkernels) {
   char line[64];
   snprintf(line, sizeof line, "gpucc-fatbin %d\narchive", FATBIN_VERSION);
   int r = fatbin_put(b, line);
@@ -97,7 +129,39 @@ int fatbin_manifest_build(struct fatbin_buf *b, const struct fatbin_entry *const
       r |= fatbin_put_size(b, "dict", w->dict);
     r |= fatbin_put(b, "\n");
   }
+  for (size_t i = 0; i < nkernels && r == 0; i++)
+    r |= fatbin_put_kernel(b, kernels[i]);
   return r ? -1 : 0;
+}
+
+/* ---- kernel lines, both ways ------------------------------------------------- */
+
+int fatbin_kernel_check(const struct fatbin_kernel *k, char *err, size_t errlen) {
+  if (!fatbin_name_ok(k->module))
+    return fatbin_error(err, errlen, "fatbin: kernel of invalid module name '%s'",
+                        k->module ? k->module : "(null)");
+  if (!k->name || !*k->name)
+    return fatbin_error(err, errlen, "fatbin: kernel without a name in module '%s'",
+                        k->module);
+  if (k->target && !fatbin_name_ok(k->target))
+    return fatbin_error(err, errlen, "fatbin: kernel '%s' has invalid target name '%s'",
+                        k->name, k->target);
+  int set = (k->block[0] != 0) + (k->block[1] != 0) + (k->block[2] != 0);
+  if (set != 0 && set != 3)
+    return fatbin_error(err, errlen,
+                        "fatbin: kernel '%s' has block shape %" PRIu32 ",%" PRIu32 ",%" PRIu32
+                        " (all three sizes, or none)",
+                        k->name, k->block[0], k->block[1], k->block[2]);
+  return 0;
+}
+
+int fatbin_kernel_cmp(const struct fatbin_kernel *a, const struct fatbin_kernel *b) {
+  int c = strcmp(a->module, b->module);
+  if (c == 0)
+    c = strcmp(a->name, b->name);
+  if (c == 0 && a->target != b->target)
+    c = !a->target ? -1 : !b->target ? 1 : strcmp(a->target, b->target);
+  return c;
 }
 
 /* ---- parsing ----------------------------------------------------------------- */
@@ -166,12 +230,14 @@ enum fatbin_key {
   K_FEATURES, K_SHA256, K_FRAME, K_OFFSET, K_STORED,      /* objects, version 2 */
   K_DICT,                                                 /* objects, version 3 */
   K_GPUCC, K_LLVM, K_COMPRESS, K_FLAGS,                   /* the archive line */
+  K_NAME, K_THREADS, K_BLOCK, K_SHARED,                   /* kernels (and module, target) */
   K_COUNT
 };
 static const char *const fatbin_keys[K_COUNT] = {
     "module", "vendor", "target", "format",   "size",  "file",
     "features", "sha256", "frame", "offset",  "stored", "dict",
     "gpucc",  "llvm",   "compress", "flags",
+    "name",   "threads", "block", "shared",
 };
 
 /* Splits the key=value fields of a line (already NUL-terminated) into f. */
@@ -299,6 +365,81 @@ static int fatbin_parse_object(struct fatbin_manifest *m, char *f[K_COUNT], size
   return 0;
 }
 
+/* A decimal number below 2^32 (1 or more when positive is set). */
+static int fatbin_parse_u32(const char *s, int positive, uint32_t *out) {
+  size_t v;
+  if (fatbin_parse_size(s, &v) != 0 || v > UINT32_MAX || (positive && v == 0))
+    return -1;
+  *out = (uint32_t)v;
+  return 0;
+}
+
+/* "X,Y,Z", three positive numbers. */
+static int fatbin_parse_shape(char *s, uint32_t out[3]) {
+  for (int d = 0; d < 3; d++) {
+    char *comma = strchr(s, ',');
+    if ((d < 2) != (comma != NULL))
+      return -1;
+    if (comma)
+      *comma = '\0';
+    if (fatbin_parse_u32(s, 1, &out[d]) != 0)
+      return -1;
+    if (comma)
+      s = comma + 1;
+  }
+  return 0;
+}
+
+static int fatbin_parse_kernel(struct fatbin_manifest *m, char *f[K_COUNT], size_t lineno,
+                               char *err, size_t errlen) {
+  static const enum fatbin_key need[] = {K_MODULE, K_NAME};
+  if (fatbin_require(f, need, 2, lineno, err, errlen))
+    return -1;
+  struct fatbin_kernel k = {.module = f[K_MODULE], .name = f[K_NAME], .target = f[K_TARGET]};
+  size_t shared = 0;
+  if ((f[K_THREADS] && fatbin_parse_u32(f[K_THREADS], 1, &k.threads) != 0) ||
+      (f[K_BLOCK] && fatbin_parse_shape(f[K_BLOCK], k.block) != 0) ||
+      (f[K_SHARED] && fatbin_parse_size(f[K_SHARED], &shared) != 0))
+    return fatbin_error(err, errlen, "fatbin: MANIFEST line %zu: bad threads, block or shared",
+                        lineno);
+  k.shared = shared;
+  char why[256];
+  if (fatbin_kernel_check(&k, why, sizeof why) != 0) /* why: "fatbin: ..." */
+    return fatbin_error(err, errlen, "fatbin: MANIFEST line %zu: %s", lineno,
+                        why + sizeof "fatbin: " - 1);
+  if (m->nkernels == m->kernels_cap) {
+    size_t ncap = m->kernels_cap ? m->kernels_cap * 2 : 8;
+    struct fatbin_kernel *grown = realloc(m->kernels, ncap * sizeof *grown);
+    if (!grown)
+      return fatbin_error(err, errlen, "fatbin: out of memory");
+    m->kernels = grown;
+    m->kernels_cap = ncap;
+  }
+  m->kernels[m->nkernels++] = k;
+  return 0;
+}
+
+static int fatbin_kernel_qsort_cmp(const void *a, const void *b) {
+  return fatbin_kernel_cmp(a, b);
+}
+
+/* Sorts the kernel lines (lookups bisect them) and refuses a kernel given
+ * twice for the same target, as the writer does. */
+static int fatbin_finish_kernels(struct fatbin_manifest *m, char *err, size_t errlen) {
+  if (m->nkernels > 0)
+    qsort(m->kernels, m->nkernels, sizeof *m->kernels, fatbin_kernel_qsort_cmp);
+  for (size_t i = 1; i < m->nkernels; i++) {
+    const struct fatbin_kernel *k = &m->kernels[i];
+    if (fatbin_kernel_cmp(&m->kernels[i - 1], k) == 0)
+      return fatbin_error(err, errlen,
+                          "fatbin: MANIFEST names kernel '%s' of module '%s'%s%s twice", k->name,
+                          k->module, k->target ? " for target " : "", k->target ? k->target : "");
+  }
+  m->meta.kernels = m->kernels;
+  m->meta.nkernels = m->nkernels;
+  return 0;
+}
+
 static int fatbin_parse_archive(struct fatbin_manifest *m, char *f[K_COUNT]) {
   m->meta.gpucc_version = f[K_GPUCC];
   m->meta.llvm_version = f[K_LLVM];
@@ -337,7 +478,8 @@ static int fatbin_parse_line2(struct fatbin_manifest *m, char *line, size_t line
   if (strchr(line, '='))
     return fatbin_error(err, errlen, "fatbin: MANIFEST line %zu has no kind word", lineno);
   int is_object = strcmp(line, "object") == 0, is_archive = strcmp(line, "archive") == 0;
-  if (!is_object && !is_archive)
+  int is_kernel = version >= 3 && strcmp(line, "kernel") == 0;
+  if (!is_object && !is_archive && !is_kernel)
     return 0; /* a kind of line from a later version */
   if (fatbin_split(rest, lineno, version, f, err, errlen))
     return -1;
@@ -346,6 +488,8 @@ static int fatbin_parse_line2(struct fatbin_manifest *m, char *line, size_t line
       return fatbin_error(err, errlen, "fatbin: MANIFEST has two archive lines");
     return fatbin_parse_archive(m, f);
   }
+  if (is_kernel)
+    return fatbin_parse_kernel(m, f, lineno, err, errlen);
   return fatbin_parse_object(m, f, lineno, version, cap, err, errlen);
 }
 
@@ -394,12 +538,13 @@ int fatbin_manifest_parse(const unsigned char *text, size_t len, unsigned versio
   }
   if (version >= 2 && !seen_archive)
     return fatbin_error(err, errlen, "fatbin: MANIFEST has no archive line");
-  return 0;
+  return fatbin_finish_kernels(m, err, errlen);
 }
 
 void fatbin_manifest_free(struct fatbin_manifest *m) {
   free(m->text);
   free(m->entries);
   free(m->infos);
+  free(m->kernels);
   *m = (struct fatbin_manifest){0};
 }

@@ -182,10 +182,21 @@ struct fatbin_placement {
 };
 
 /* Appends the manifest (of version FATBIN_VERSION) for the sorted entries
- * to b. */
+ * to b, with a kernel line for each of the nkernels sorted kernels (the
+ * order of fatbin_kernel_cmp). */
 int fatbin_manifest_build(struct fatbin_buf *b, const struct fatbin_entry *const *sorted,
                           const struct fatbin_placement *where, size_t n,
-                          const struct fatbin_meta *meta, enum fatbin_compress mode);
+                          const struct fatbin_meta *meta, enum fatbin_compress mode,
+                          const struct fatbin_kernel *const *kernels, size_t nkernels);
+
+/* Kernel lines, the same rules for the writer and the reader, so that what
+ * one accepts the other does: the module a valid name, the kernel's name
+ * non-empty, the target absent or a valid name, a block shape all zeros or
+ * all positive. Returns 0, or -1 with err set. */
+int fatbin_kernel_check(const struct fatbin_kernel *k, char *err, size_t errlen);
+/* Their order: module, name, then target, the line without one first; 0
+ * only for the same (module, name, target), which may appear once. */
+int fatbin_kernel_cmp(const struct fatbin_kernel *a, const struct fatbin_kernel *b);
 
 /* The manifest as parsed: entries in manifest order; their strings point
  * into `text`, which parsing splits and unescapes in place. */
@@ -194,8 +205,10 @@ struct fatbin_manifest {
   struct fatbin_entry *entries;
   struct fatbin_object_info *infos;
   size_t count, skipped;
-  struct fatbin_meta meta;
+  struct fatbin_meta meta; /* meta.kernels is `kernels`, sorted */
   const char *compress;
+  struct fatbin_kernel *kernels; /* owned */
+  size_t nkernels, kernels_cap;
 };
 
 /* Parses len bytes of manifest text of the given format version. The

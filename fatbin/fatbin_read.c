@@ -308,6 +308,26 @@ const struct fatbin_meta *fatbin_get_meta(const struct fatbin *fb) {
   return fb ? &fb->manifest.meta : NULL;
 }
 
+static int fatbin_kernel_bsearch_cmp(const void *key, const void *k) {
+  return fatbin_kernel_cmp(key, k);
+}
+
+const struct fatbin_kernel *fatbin_find_kernel(const struct fatbin *fb, size_t i,
+                                               const char *name) {
+  if (!fb || i >= fb->manifest.count || !name || fb->manifest.nkernels == 0)
+    return NULL;
+  const struct fatbin_entry *e = &fb->manifest.entries[i];
+  struct fatbin_kernel key = {.module = e->module, .name = name, .target = e->target};
+  const struct fatbin_manifest *m = &fb->manifest;
+  const struct fatbin_kernel *k =
+      bsearch(&key, m->kernels, m->nkernels, sizeof *m->kernels, fatbin_kernel_bsearch_cmp);
+  if (!k) {
+    key.target = NULL;
+    k = bsearch(&key, m->kernels, m->nkernels, sizeof *m->kernels, fatbin_kernel_bsearch_cmp);
+  }
+  return k;
+}
+
 const char *fatbin_compress_mode(const struct fatbin *fb) {
   return fb ? fb->manifest.compress : NULL;
 }

@@ -261,6 +261,39 @@ static int fatbin_sort(const struct fatbin_entry *entries, size_t n,
   return 0;
 }
 
+static int fatbin_kernel_ptr_cmp(const void *pa, const void *pb) {
+  return fatbin_kernel_cmp(*(const struct fatbin_kernel *const *)pa,
+                           *(const struct fatbin_kernel *const *)pb);
+}
+
+/* Checks the kernels of meta and sorts them into *out (manifest order). */
+static int fatbin_sort_kernels(const struct fatbin_meta *meta,
+                               const struct fatbin_kernel ***out, size_t *n, char *err,
+                               size_t errlen) {
+  *out = NULL;
+  *n = meta ? meta->nkernels : 0;
+  if (*n > 0 && !meta->kernels)
+    return fatbin_error(err, errlen, "fatbin: no kernels given");
+  for (size_t i = 0; i < *n; i++)
+    if (fatbin_kernel_check(&meta->kernels[i], err, errlen))
+      return -1;
+  const struct fatbin_kernel **sorted = malloc((*n ? *n : 1) * sizeof *sorted);
+  if (!sorted)
+    return fatbin_error(err, errlen, "fatbin: out of memory");
+  for (size_t i = 0; i < *n; i++)
+    sorted[i] = &meta->kernels[i];
+  qsort(sorted, *n, sizeof *sorted, fatbin_kernel_ptr_cmp);
+  *out = sorted;
+  for (size_t i = 1; i < *n; i++) {
+    const struct fatbin_kernel *k = sorted[i];
+    if (fatbin_kernel_cmp(sorted[i - 1], k) == 0)
+      return fatbin_error(err, errlen, "fatbin: duplicate kernel '%s' of module '%s'%s%s",
+                          k->name, k->module, k->target ? " for target " : "",
+                          k->target ? k->target : "");
+  }
+  return 0;
+}
+
 /* ---- the blob ------------------------------------------------------------------------ */
 
 /* Everything one write works on, released in one place. */
@@ -268,6 +301,8 @@ struct fatbin_job {
   const struct fatbin_entry **sorted;
   size_t n;
   const struct fatbin_meta *meta;
+  const struct fatbin_kernel **kernels; /* meta's, in manifest order */
+  size_t nkernels;
   enum fatbin_compress mode;
   struct fatbin_placement *where;
   struct fatbin_buf objects;   /* the objects' tar, end records included */
@@ -282,6 +317,7 @@ struct fatbin_job {
 
 static void fatbin_job_free(struct fatbin_job *j) {
   free(j->sorted);
+  free(j->kernels);
   free(j->where);
   free(j->objects.data);
   fatbin_members_free(&j->omembers);
@@ -480,7 +516,8 @@ static int fatbin_compress_objects(struct fatbin_job *j, char *err, size_t errle
 /* Builds the manifest and its one-member tar, without the end records. */
 static int fatbin_write_manifest(struct fatbin_job *j, size_t *mtar_len, char *err,
                                  size_t errlen) {
-  if (fatbin_manifest_build(&j->manifest, j->sorted, j->where, j->n, j->meta, j->mode))
+  if (fatbin_manifest_build(&j->manifest, j->sorted, j->where, j->n, j->meta, j->mode,
+                            j->kernels, j->nkernels))
     return fatbin_error(err, errlen, "fatbin: out of memory");
   if (j->manifest.len > FATBIN_MAX_MANIFEST_SIZE)
     return fatbin_error(err, errlen, "fatbin: manifest of %zu bytes is too large",
@@ -540,6 +577,8 @@ int fatbin_write_ex(const struct fatbin_entry *entries, size_t n,
   struct fatbin_job j = {.n = n, .meta = meta, .mode = mode};
   size_t mtar_len = 0;
   int rc = fatbin_sort(entries, n, &j.sorted, err, errlen);
+  if (rc == 0)
+    rc = fatbin_sort_kernels(meta, &j.kernels, &j.nkernels, err, errlen);
   if (rc == 0)
     rc = fatbin_write_objects(&j, err, errlen);
   if (rc == 0 && mode != FATBIN_COMPRESS_NONE)

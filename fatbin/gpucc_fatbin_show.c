@@ -7,6 +7,7 @@
  * lines indented under each archive and object, and where each compressed
  * object's frame and its dictionary's lie in the payload, which is what it
  * takes to decode one with the zstd tool (docs/fatbin.md, section 5). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,23 @@ int tool_cmd_list(int argc, char **argv) {
 
 static const char *tool_or(const char *s, const char *fallback) { return s ? s : fallback; }
 
+/* What a launch of the kernel may be (the manifest's kernel line). */
+static void tool_describe_kernel(const struct fatbin_kernel *k) {
+  printf("  kernel       %s\n", k->name);
+  printf("    module     %s\n", k->module);
+  printf("    target     %s\n", tool_or(k->target, "all"));
+  if (k->threads)
+    printf("    threads    at most %" PRIu32 " per block\n", k->threads);
+  else
+    printf("    threads    not recorded\n");
+  if (k->block[0])
+    printf("    block      (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") only\n", k->block[0],
+           k->block[1], k->block[2]);
+  else
+    printf("    block      any shape\n");
+  printf("    shared     %" PRIu64 " bytes of its own\n", k->shared);
+}
+
 static int tool_describe(const struct tool_blob *b, void *ud) {
   const struct fatbin *fb = b->fb;
   const struct fatbin_meta *meta = fatbin_get_meta(fb);
@@ -169,6 +187,8 @@ static int tool_describe(const struct tool_blob *b, void *ud) {
       printf("    sha256     not recorded\n");
     }
   }
+  for (size_t i = 0; i < meta->nkernels; i++)
+    tool_describe_kernel(&meta->kernels[i]);
   (void)ud;
   return 0;
 }

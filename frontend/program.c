@@ -5,6 +5,7 @@
 #include "frontend.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -144,6 +145,103 @@ int program_each_device_op(const struct program *p,
   for (size_t i = 0; i < p->nops; i++) {
     const struct device_op *o = &p->ops[i];
     int rc = fn(o->text, o->file, o->line, o->col, ud);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+/* Bytes of one element of a memref in memory: integers and floats rounded
+ * up to whole bytes (i1 takes one, as LLVM stores it), index 8, vectors and
+ * complex numbers their elements; 0 for a type whose size is not known here,
+ * which only makes the total smaller. */
+static uint64_t element_bytes(MlirType t) {
+  if (mlirTypeIsAInteger(t))
+    return (mlirIntegerTypeGetWidth(t) + 7) / 8;
+  if (mlirTypeIsAFloat(t))
+    return (mlirFloatTypeGetWidth(t) + 7) / 8;
+  if (mlirTypeIsAIndex(t))
+    return 8;
+  if (mlirTypeIsAComplex(t))
+    return 2 * element_bytes(mlirComplexTypeGetElementType(t));
+  if (mlirTypeIsAVector(t) && mlirShapedTypeHasStaticShape(t)) {
+    uint64_t n = element_bytes(mlirShapedTypeGetElementType(t));
+    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+      n *= (uint64_t)mlirShapedTypeGetDimSize(t, d);
+    return n;
+  }
+  return 0;
+}
+
+/* Bytes of a statically shaped memref; 0 for any other type. */
+static uint64_t memref_bytes(MlirType t) {
+  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
+    return 0;
+  uint64_t n = element_bytes(mlirShapedTypeGetElementType(t));
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+    n *= (uint64_t)mlirShapedTypeGetDimSize(t, d);
+  return n;
+}
+
+/* The workgroup attributions of a gpu.func are the entry block's arguments
+ * after the function's own (workgroup_attributions of them). */
+static uint64_t workgroup_bytes(MlirOperation fn) {
+  MlirAttribute count = mlirOperationGetDiscardableAttributeByName(fn, ref("workgroup_attributions"));
+  MlirAttribute ftype = mlirOperationGetInherentAttributeByName(fn, ref("function_type"));
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  if (mlirAttributeIsNull(count) || !mlirAttributeIsAInteger(count) || mlirAttributeIsNull(ftype) ||
+      mlirBlockIsNull(entry))
+    return 0;
+  intptr_t first = mlirFunctionTypeGetNumInputs(mlirTypeAttrGetValue(ftype));
+  intptr_t end = first + (intptr_t)mlirIntegerAttrGetValueInt(count);
+  uint64_t total = 0;
+  for (intptr_t i = first; i < end && i < mlirBlockGetNumArguments(entry); i++)
+    total += memref_bytes(mlirValueGetType(mlirBlockGetArgument(entry, i)));
+  return total;
+}
+
+/* known_block_size, when it is three positive sizes. */
+static void known_block(MlirOperation fn, unsigned block[3]) {
+  block[0] = block[1] = block[2] = 0;
+  MlirAttribute known = mlirOperationGetInherentAttributeByName(fn, ref("known_block_size"));
+  if (mlirAttributeIsNull(known) || !mlirAttributeIsADenseI32Array(known) ||
+      mlirDenseArrayGetNumElements(known) != 3)
+    return;
+  for (intptr_t d = 0; d < 3; d++)
+    if (mlirDenseI32ArrayGetElement(known, d) <= 0)
+      return;
+  for (intptr_t d = 0; d < 3; d++)
+    block[d] = (unsigned)mlirDenseI32ArrayGetElement(known, d);
+}
+
+/* A gpu.func's sym_name is a discardable attribute in MLIR 22 (not one of
+ * its properties, as a func.func's is), malloc'ed. */
+static char *kernel_name(MlirOperation fn) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(fn, ref("sym_name"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return frontend_symbol_name(fn);
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  char *name = strndup(s.data, s.length);
+  if (!name)
+    BUG("out of memory");
+  return name;
+}
+
+int program_each_kernel(const struct program *p, size_t m,
+                        int (*fn)(const struct program_kernel *k, void *ud), void *ud) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->mods[m], 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!frontend_op_is(op, "gpu.func") ||
+        mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))))
+      continue;
+    char *name = kernel_name(op);
+    struct program_kernel k = {.name = name, .workgroup_bytes = workgroup_bytes(op)};
+    known_block(op, k.block);
+    int rc = fn(&k, ud);
+    free(name);
     if (rc)
       return rc;
   }

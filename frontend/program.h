@@ -8,6 +8,7 @@
 #define GPUCC_PROGRAM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct program;
 
@@ -32,6 +33,25 @@ char *program_module_text(const struct program *p, size_t m, int debug_info, siz
 /* True when the module defines (not just declares) a top-level function
  * with this name (func.func or llvm.func). */
 int program_defines(const struct program *p, const char *name);
+
+/* What one kernel of a gpu.module was written for: the launches its
+ * objects accept, which the fat binary's manifest records. */
+struct program_kernel {
+  const char *name;     /* its symbol name; valid during the call only */
+  unsigned block[3];    /* the block shape its gpu.func fixes (known_block_size),
+                           or zeros when it fixes none (or not three positive
+                           sizes) */
+  uint64_t workgroup_bytes; /* its statically shaped workgroup attributions,
+                               without padding: what the objects have at least
+                               (the lowering may add shared memory of its own) */
+};
+
+/* Calls fn once per kernel (gpu.func marked gpu.kernel) of gpu.module m, in
+ * order, as the module is after normalizing (outlined gpu.launch bodies
+ * included, with the block size outlining fixed when it was constant).
+ * Stops at fn's first nonzero return and returns it; else 0. */
+int program_each_kernel(const struct program *p, size_t m,
+                        int (*fn)(const struct program_kernel *k, void *ud), void *ud);
 
 /* The kinds of op in its device code, for what a target cannot compile:
  * calls fn once per distinct op name inside the gpu.modules and gpu.launch

@@ -12,6 +12,8 @@
 #ifndef GPUCC_TARGETS_H
 #define GPUCC_TARGETS_H
 
+#include "fatbin.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -78,8 +80,9 @@ struct target_info {
 
 /* The most threads a block may have on every GPU gpucc targets (CUDA's and
  * HIP's limit): what kernels are compiled for unless their known_block_size
- * says less, and what the runtime checks launches against. */
-#define TARGET_MAX_BLOCK_THREADS 1024
+ * says less. The manifest records it and the runtime checks launches
+ * against it (fatbin.h). */
+#define TARGET_MAX_BLOCK_THREADS GPUCC_MAX_BLOCK_THREADS
 
 #define TARGET_FEATURE_XNACK 1u
 #define TARGET_FEATURE_SRAMECC 2u

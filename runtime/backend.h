@@ -24,6 +24,8 @@
 
 #include "select.h"
 
+struct rt_limits; /* kernel_limits.h */
+
 struct rt_err {
   const char *call; /* driver function that failed ("cuMemAlloc_v2"), or NULL */
   int code;         /* its result */
@@ -76,6 +78,12 @@ struct rt_backend {
   int (*module_unload)(void *module, struct rt_err *e);
   int (*module_function)(void *module, const char *name, void **function,
                          struct rt_err *e);
+  /* Narrows *l (struct rt_limits, kernel_limits.h) to what the driver says of a
+   * function it returned: the threads per block it can run with (its
+   * registers count), its static shared memory. NULL when the driver says
+   * nothing; a failure only means the limits stay as they were. Called once
+   * per kernel, at its first lookup. */
+  int (*function_limits)(void *function, struct rt_limits *l, struct rt_err *e);
   int (*launch)(const struct rt_launch *l, struct rt_err *e);
   int (*launch_cluster)(const struct rt_launch *l, struct rt_err *e);
 

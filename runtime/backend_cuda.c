@@ -36,11 +36,18 @@ enum {
   CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
 };
 enum {
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2, /* Y, Z follow */
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,  /* Y, Z follow */
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
 };
-enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+enum {
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+};
 enum { CU_STREAM_NON_BLOCKING = 1 };
 enum { CU_EVENT_DISABLE_TIMING = 2 };
 enum { CU_MEM_ATTACH_GLOBAL = 1 };
@@ -94,6 +101,7 @@ static struct {
   CUresult (*ModuleUnload)(CUmodule);
   CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*FuncSetAttribute)(CUfunction, int, int);
+  CUresult (*FuncGetAttribute)(int *, int, CUfunction);
   CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, unsigned, CUstream, void **,
                            void **);
@@ -145,6 +153,7 @@ static const struct {
     {"cuModuleUnload", &cu.ModuleUnload, 0},
     {"cuModuleGetFunction", &cu.ModuleGetFunction, 0},
     {"cuFuncSetAttribute", &cu.FuncSetAttribute, 0},
+    {"cuFuncGetAttribute", &cu.FuncGetAttribute, 1},
     {"cuLaunchKernel", &cu.LaunchKernel, 0},
     {"cuLaunchKernelEx", &cu.LaunchKernelEx, 1},
     {"cuStreamCreate", &cu.StreamCreate, 0},
@@ -170,7 +179,6 @@ static const struct {
 
 static void *cu_lib;
 static CUcontext cu_ctx;
-static int cu_smem_optin; /* bytes of shared memory a block may opt in to */
 static char cu_device_name[256];
 
 static const char *cu_error_name(int code) {
@@ -205,6 +213,24 @@ static int cu_resolve(char *why, size_t whylen) {
 static void cu_describe(const char *call, CUresult r, char *why, size_t whylen) {
   const char *name = cu_error_name(r);
   snprintf(why, whylen, "%s failed: %s", call, name ? name : "unknown error");
+}
+
+/* One device attribute as a limit: 0 when the driver does not say. */
+static uint32_t cu_device_limit(CUdevice d, int attr) {
+  int v = 0;
+  return cu.DeviceGetAttribute(&v, attr, d) == CUDA_SUCCESS && v > 0 ? (uint32_t)v : 0;
+}
+
+/* What a launch may ask of the device (checked by launch.c). Shared memory:
+ * the opt-in maximum, since cu_prepare_smem opts in to every launch's
+ * dynamic bytes. */
+static void cu_device_limits(CUdevice d, struct rt_device *dev) {
+  dev->max_threads = cu_device_limit(d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  for (int i = 0; i < 3; i++) {
+    dev->max_block[i] = cu_device_limit(d, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i);
+    dev->max_grid[i] = cu_device_limit(d, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i);
+  }
+  dev->max_shared = cu_device_limit(d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
 }
 
 static int cu_probe(int ordinal, struct rt_device *dev, char *why, size_t whylen) {
@@ -250,11 +276,6 @@ static int cu_probe(int ordinal, struct rt_device *dev, char *why, size_t whylen
     cu_describe("cuDeviceGetAttribute", r, why, whylen);
     goto fail;
   }
-  /* Only used to explain a too-large shared memory request: not fatal. */
-  if (cu.DeviceGetAttribute(&cu_smem_optin,
-                            CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                            d) != CUDA_SUCCESS)
-    cu_smem_optin = 0;
   if (cu.DeviceGetName(cu_device_name, (int)sizeof cu_device_name, d) != CUDA_SUCCESS)
     snprintf(cu_device_name, sizeof cu_device_name, "CUDA device %d", ordinal);
   cu_device_name[sizeof cu_device_name - 1] = '\0';
@@ -271,6 +292,7 @@ static int cu_probe(int ordinal, struct rt_device *dev, char *why, size_t whylen
   snprintf(dev->arch, sizeof dev->arch, "sm_%d", dev->sm);
   snprintf(dev->target_id, sizeof dev->target_id, "%s", dev->arch);
   dev->xnack = dev->sramecc = RT_FEATURE_ANY;
+  cu_device_limits(d, dev);
   rt_log("cuda: device %d of %d: '%s', compute capability %d.%d (%s)", ordinal,
          count, dev->name, major, minor, dev->arch);
   return 0;
@@ -373,16 +395,33 @@ static int cu_module_function(void *module, const char *name, void **function,
   return cu_done(e, "cuModuleGetFunction", cu.ModuleGetFunction(function, module, name));
 }
 
+/* What the driver says of a kernel: the threads per block it can run with
+ * (its .maxntid or .reqntid, and its registers), its static shared memory
+ * (exact, where the manifest has a lower bound). */
+static int cu_function_limits(void *function, struct rt_limits *l, struct rt_err *e) {
+  if (!cu.FuncGetAttribute)
+    return 0; /* an old driver: the manifest's limits stand */
+  if (cu_enter(e))
+    return -1;
+  int threads = 0, shared = 0;
+  CUresult r = cu.FuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function);
+  if (r == CUDA_SUCCESS)
+    r = cu.FuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function);
+  if (cu_done(e, "cuFuncGetAttribute", r) != 0)
+    return -1;
+  if (threads > 0 && (uint32_t)threads < l->threads)
+    l->threads = (uint32_t)threads;
+  if (shared > 0)
+    l->shared = (uint64_t)shared;
+  return 0;
+}
+
 /* Dynamic shared memory above the default 48 KiB must be opted in to per
- * function; doing it for every request is what makes large requests work. */
+ * function; doing it for every request is what makes large requests work
+ * (launch.c has checked that the kernel's static and dynamic bytes fit). */
 static int cu_prepare_smem(const struct rt_launch *l, struct rt_err *e) {
   if (l->smem == 0)
     return 0;
-  if (cu_smem_optin > 0 && l->smem > (unsigned)cu_smem_optin)
-    return rt_fail_msg(e,
-                       "the kernel asks for %u bytes of dynamic shared memory, "
-                       "more than the %d bytes a block can have on '%s'",
-                       l->smem, cu_smem_optin, cu_device_name);
   CUresult r = cu.FuncSetAttribute(l->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                    (int)l->smem);
   return r == CUDA_SUCCESS ? 0 : rt_fail(e, "cuFuncSetAttribute", r);
@@ -570,6 +609,7 @@ const struct rt_backend rt_backend_cuda = {
     .module_load_jit = cu_module_load_jit,
     .module_unload = cu_module_unload,
     .module_function = cu_module_function,
+    .function_limits = cu_function_limits,
     .launch = cu_launch,
     .launch_cluster = cu_launch_cluster,
     .stream_create = cu_stream_create,

@@ -41,6 +41,19 @@ enum {
   hipErrorNoDevice = 100,
   hipErrorContextIsDestroyed = 709,
 };
+/* hipDeviceAttribute_t, ROCm 5 and later (the CUDA-compatible range,
+ * numbered in alphabetical order, unlike CUDA's), and hipFunction_attribute
+ * (CUDA's numbers). */
+enum {
+  hipDeviceAttributeMaxBlockDimX = 26, /* Y, Z follow */
+  hipDeviceAttributeMaxGridDimX = 29,  /* Y, Z follow */
+  hipDeviceAttributeMaxThreadsPerBlock = 56,
+  hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
+};
+enum {
+  HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+};
 enum { hipMemcpyDefault = 4 };
 enum { hipStreamNonBlocking = 1 };
 enum { hipEventDisableTiming = 2 };
@@ -57,6 +70,8 @@ static struct {
   hipError_t (*GetDevicePropertiesR0600)(void *, int);
   hipError_t (*GetDeviceProperties)(void *, int);
   hipError_t (*SetDevice)(int);
+  hipError_t (*DeviceGetAttribute)(int *, int, int);
+  hipError_t (*FuncGetAttribute)(int *, int, hipFunction_t);
   const char *(*GetErrorName)(hipError_t);
   const char *(*GetErrorString)(hipError_t);
   hipError_t (*ModuleLoadData)(hipModule_t *, const void *);
@@ -95,6 +110,8 @@ static const struct {
     {"hipGetDevicePropertiesR0600", &hip.GetDevicePropertiesR0600, 1},
     {"hipGetDeviceProperties", &hip.GetDeviceProperties, 1},
     {"hipSetDevice", &hip.SetDevice, 0},
+    {"hipDeviceGetAttribute", &hip.DeviceGetAttribute, 1},
+    {"hipFuncGetAttribute", &hip.FuncGetAttribute, 1},
     {"hipGetErrorName", &hip.GetErrorName, 0},
     {"hipGetErrorString", &hip.GetErrorString, 0},
     {"hipModuleLoadData", &hip.ModuleLoadData, 0},
@@ -199,6 +216,28 @@ static int hip_query_arch(int ordinal, struct rt_device *dev, char *why, size_t 
   return 0;
 }
 
+/* One device attribute as a limit: 0 when HIP does not say, or says less
+ * than any AMD GPU has (floor): the numbering above is ROCm 5's, and a
+ * runtime that numbers otherwise must not make valid launches fail. */
+static uint32_t hip_device_limit(int ordinal, int attr, uint32_t floor) {
+  int v = 0;
+  if (!hip.DeviceGetAttribute || hip.DeviceGetAttribute(&v, attr, ordinal) != hipSuccess)
+    return 0;
+  return v > 0 && (uint32_t)v >= floor ? (uint32_t)v : 0;
+}
+
+/* What a launch may ask of the device (checked by launch.c). AMD reports
+ * blocks up to 1024 deep in z; what it reports is what it accepts. */
+static void hip_device_limits(int ordinal, struct rt_device *dev) {
+  dev->max_threads = hip_device_limit(ordinal, hipDeviceAttributeMaxThreadsPerBlock, 256);
+  for (int i = 0; i < 3; i++) {
+    dev->max_block[i] = hip_device_limit(ordinal, hipDeviceAttributeMaxBlockDimX + i, 64);
+    dev->max_grid[i] = hip_device_limit(ordinal, hipDeviceAttributeMaxGridDimX + i, 65535);
+  }
+  dev->max_shared =
+      hip_device_limit(ordinal, hipDeviceAttributeMaxSharedMemoryPerBlock, 32 << 10);
+}
+
 static int hip_probe(int ordinal, struct rt_device *dev, char *why, size_t whylen) {
   static const char *const names[] = {"libamdhip64.so", "libamdhip64.so.6",
                                       "libamdhip64.so.5", NULL};
@@ -239,6 +278,7 @@ static int hip_probe(int ordinal, struct rt_device *dev, char *why, size_t whyle
   if (hip.DeviceGetName(dev->name, (int)sizeof dev->name, ordinal) != hipSuccess)
     snprintf(dev->name, sizeof dev->name, "HIP device %d", ordinal);
   dev->name[sizeof dev->name - 1] = '\0';
+  hip_device_limits(ordinal, dev);
   hip_ordinal = ordinal;
   rt_log("hip: device %d of %d: '%s', %s", ordinal, count, dev->name, dev->target_id);
   return 0;
@@ -292,6 +332,27 @@ static int hip_module_function(void *module, const char *name, void **function,
   if (hip_enter(e))
     return -1;
   return hip_check(e, "hipModuleGetFunction", hip.ModuleGetFunction(function, module, name));
+}
+
+/* What HIP says of a kernel: the threads per block it can run with (its
+ * flat_work_group_size), its static LDS (exact, where the manifest has a
+ * lower bound). */
+static int hip_function_limits(void *function, struct rt_limits *l, struct rt_err *e) {
+  if (!hip.FuncGetAttribute)
+    return 0; /* the manifest's limits stand */
+  if (hip_enter(e))
+    return -1;
+  int threads = 0, shared = 0;
+  hipError_t r = hip.FuncGetAttribute(&threads, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function);
+  if (r == hipSuccess)
+    r = hip.FuncGetAttribute(&shared, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function);
+  if (r != hipSuccess)
+    return rt_fail(e, "hipFuncGetAttribute", r);
+  if (threads > 0 && (uint32_t)threads < l->threads)
+    l->threads = (uint32_t)threads;
+  if (shared > 0)
+    l->shared = (uint64_t)shared;
+  return 0;
 }
 
 static int hip_launch(const struct rt_launch *l, struct rt_err *e) {
@@ -426,6 +487,7 @@ const struct rt_backend rt_backend_hip = {
     .module_load = hip_module_load,
     .module_unload = hip_module_unload,
     .module_function = hip_module_function,
+    .function_limits = hip_function_limits,
     .launch = hip_launch,
     .stream_create = hip_stream_create,
     .stream_destroy = hip_stream_destroy,

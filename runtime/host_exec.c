@@ -19,7 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_BLOCK_THREADS 1024
+/* The engine's own limit, the GPUs' (rt.h includes fatbin.h): launch.c
+ * refuses larger blocks first, naming the kernel; rt_host_run is also used
+ * alone, by the engine's tests. */
+#define MAX_BLOCK_THREADS GPUCC_MAX_BLOCK_THREADS
 
 /* Where the threads of one warp are. Only fibers of one block, on one OS
  * thread, touch it: no atomics. A thread waiting in a shuffle has its

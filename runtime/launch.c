@@ -5,7 +5,15 @@
  * the drivers take: a negative or huge size is a bug in the program that
  * deserves a message naming the sizes, not a driver code. A grid with a zero
  * dimension has no threads: nothing runs, as when a data-dependent size is 0.
- * A failed launch is always reported: the kernel's results would be missing. */
+ * A failed launch is always reported: the kernel's results would be missing.
+ *
+ * Then each launch is checked against what its kernel was compiled for and
+ * what the targets that must run it allow (kernel_limits.h; module.c says which),
+ * before any driver sees it: a refusal names the kernel, the limit and the
+ * targets, on every backend, where a GPU driver would only return an error
+ * code and the host backend would have run the launch. The check is a few
+ * comparisons per target: the limits were worked out at the kernel's first
+ * lookup. */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -32,6 +40,25 @@ static void rt_describe_launch(const struct rt_launch *l, char *buf, size_t len)
                l->cluster[2]);
   if (l->smem)
     rt_appendf(buf, len, ", %u bytes of dynamic shared memory", l->smem);
+}
+
+/* Out of line, so that the launch path keeps no message buffer on its
+ * stack. Returns 1. */
+static __attribute__((noinline, cold)) int rt_report_refusal(const char *fn,
+                                                             const struct rt_function *f,
+                                                             const struct rt_launch *l) {
+  char msg[4096];
+  rt_limits_explain(f->name, f->limits, f->nlimits, l, msg, sizeof msg);
+  rt_error("%s: %s", fn, msg);
+  return 1;
+}
+
+/* Reports and returns 1 when a target refuses the launch of f. */
+static int rt_refused(const char *fn, const struct rt_function *f, const struct rt_launch *l) {
+  for (size_t i = 0; i < f->nlimits; i++)
+    if (rt_limits_check(&f->limits[i], l) != RT_LIMIT_OK)
+      return rt_report_refusal(fn, f, l);
+  return 0;
 }
 
 /* Checks and narrows the sizes into l; reports and returns -1 when invalid,
@@ -71,13 +98,14 @@ RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     rt_error("%s: no kernel to launch (mgpuModuleGetFunction failed earlier)", fn);
     return;
   }
-  struct rt_launch l = {.function = function,
+  const struct rt_function *f = function;
+  struct rt_launch l = {.function = f->handle,
                         .stream = stream,
                         .params = params,
                         .extra = extra,
                         .nparams = paramsCount};
   const intptr_t grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
-  if (rt_prepare(fn, &l, NULL, grid, block, smem) != 0)
+  if (rt_prepare(fn, &l, NULL, grid, block, smem) != 0 || rt_refused(fn, f, &l))
     return;
   struct rt_err e;
   if (b->launch(&l, &e) != 0) {
@@ -109,11 +137,12 @@ RT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
     rt_error("%s: no kernel to launch (mgpuModuleGetFunction failed earlier)", fn);
     return;
   }
-  struct rt_launch l = {.function = function, .stream = stream, .params = params,
+  const struct rt_function *f = function;
+  struct rt_launch l = {.function = f->handle, .stream = stream, .params = params,
                         .extra = extra};
   const intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
   const intptr_t grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
-  if (rt_prepare(fn, &l, cluster, grid, block, smem) != 0)
+  if (rt_prepare(fn, &l, cluster, grid, block, smem) != 0 || rt_refused(fn, f, &l))
     return;
   struct rt_err e;
   if (b->launch_cluster(&l, &e) != 0) {

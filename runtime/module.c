@@ -10,7 +10,17 @@
  * mutex; later calls see the `loaded` flag and take no lock.
  *
  * Every module also sits in a registry, so that the "no GPU" message can say
- * which targets the program carries. */
+ * which targets the program carries.
+ *
+ * Kernels: the first mgpuModuleGetFunction of a name makes a struct
+ * rt_function (rt.h) holding the backend's function and the limits every
+ * launch of it must meet, one struct rt_limits per target that must accept
+ * it: on CUDA and HIP the device's, narrowed by the kernel line of the
+ * chosen object (its manifest) and the function's own attributes; on the
+ * host backend each GPU target the fat binary carries, each narrowed by its
+ * kernel line, so that the CPU refuses what those GPUs would (or, for a
+ * program built for the host alone, the GPUs' common limits). Later lookups
+ * find it in a list that only grows, read without a lock. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -20,14 +30,26 @@
 #include "image.h"
 #include "rt.h"
 
+/* A target whose launches the module's kernels must meet, set at load. */
+struct rt_module_target {
+  struct rt_limits base; /* the target's (or device's) own limits */
+  char *target;          /* whose kernel lines apply; NULL: none (a plain image) */
+};
+
 struct rt_module {
   const unsigned char *image; /* the program's constant; not owned */
   size_t size;                /* 0 for mgpuModuleLoadJIT (NUL-terminated) */
   int jit, opt_level;
-  pthread_mutex_t lock;       /* serializes the first load */
+  pthread_mutex_t lock;       /* serializes the first load and new functions */
   atomic_int loaded;          /* handle is valid (release/acquire) */
   void *handle;               /* the driver's module */
   char *name;                 /* gpu.module name, once known, for messages; owned */
+  struct rt_module_target *targets; /* set with handle */
+  size_t ntargets;
+  struct fatbin_kernel *kernels; /* the module's kernel lines: name and target
+                                    owned, module NULL */
+  size_t nkernels;
+  _Atomic(struct rt_function *) functions; /* looked up so far, newest first */
   struct rt_module *prev, *next;
 };
 
@@ -51,6 +73,152 @@ static const char *rt_module_label(const struct rt_module *m) { return m->name ?
 
 static const char *rt_vendor_label(enum fatbin_vendor v) {
   return v == FATBIN_VENDOR_NVIDIA ? "NVIDIA" : v == FATBIN_VENDOR_AMD ? "AMD" : "host";
+}
+
+/* ---- what launches are held to ------------------------------------------- */
+
+static void rt_module_free_limits(struct rt_module *m) {
+  for (size_t i = 0; i < m->ntargets; i++)
+    free(m->targets[i].target);
+  free(m->targets);
+  for (size_t i = 0; i < m->nkernels; i++) {
+    free((char *)m->kernels[i].name);
+    free((char *)m->kernels[i].target);
+  }
+  free(m->kernels);
+  m->targets = NULL;
+  m->kernels = NULL;
+  m->ntargets = m->nkernels = 0;
+}
+
+/* Adds a target whose kernel lines (target NULL: none) narrow base. */
+static int rt_module_add_target(struct rt_module *m, const struct rt_limits *base,
+                                const char *target) {
+  struct rt_module_target *grown = realloc(m->targets, (m->ntargets + 1) * sizeof *grown);
+  if (!grown)
+    return -1;
+  m->targets = grown;
+  struct rt_module_target *t = &m->targets[m->ntargets];
+  t->base = *base;
+  t->target = target ? strdup(target) : NULL;
+  if (target && !t->target)
+    return -1;
+  m->ntargets++;
+  return 0;
+}
+
+/* The device's limits alone: a plain image, a JIT module. */
+static int rt_module_device_limits(struct rt_module *m, const struct rt_device *dev) {
+  struct rt_limits l;
+  rt_limits_of_device(dev, &l);
+  return rt_module_add_target(m, &l, NULL);
+}
+
+/* Copies the kernel lines of module `module` out of the archive, which is
+ * closed once the object is loaded. */
+static int rt_module_copy_kernels(struct rt_module *m, const struct fatbin *fb,
+                                  const char *module) {
+  const struct fatbin_meta *meta = fatbin_get_meta(fb);
+  size_t n = 0;
+  for (size_t i = 0; i < meta->nkernels; i++)
+    n += strcmp(meta->kernels[i].module, module) == 0;
+  m->kernels = calloc(n ? n : 1, sizeof *m->kernels);
+  if (!m->kernels)
+    return -1;
+  for (size_t i = 0; i < meta->nkernels; i++) {
+    const struct fatbin_kernel *k = &meta->kernels[i];
+    if (strcmp(k->module, module) != 0)
+      continue;
+    struct fatbin_kernel *c = &m->kernels[m->nkernels++];
+    *c = *k;
+    c->module = NULL;
+    c->name = strdup(k->name);
+    c->target = k->target ? strdup(k->target) : NULL;
+    if (!c->name || (k->target && !c->target))
+      return -1;
+  }
+  return 0;
+}
+
+/* Whether some earlier entry has the same vendor and target (a cubin and
+ * the PTX of one sm are one target). */
+static int rt_seen_target(const struct fatbin_entry *entries, size_t i) {
+  for (size_t j = 0; j < i; j++)
+    if (entries[j].vendor == entries[i].vendor && strcmp(entries[j].target, entries[i].target) == 0)
+      return 1;
+  return 0;
+}
+
+/* The targets of a fat binary's module, entry k chosen for dev. */
+static int rt_module_fatbin_limits(struct rt_module *m, const struct fatbin *fb,
+                                   const struct fatbin_entry *entries, size_t n, size_t k,
+                                   const struct rt_device *dev) {
+  if (rt_module_copy_kernels(m, fb, entries[k].module) != 0)
+    return -1;
+  struct rt_limits l;
+  if (dev->vendor != FATBIN_VENDOR_HOST) {
+    rt_limits_of_device(dev, &l);
+    return rt_module_add_target(m, &l, entries[k].target);
+  }
+  /* On the CPU: what each GPU target of the program would accept. */
+  for (size_t i = 0; i < n; i++) {
+    if (entries[i].vendor == FATBIN_VENDOR_HOST ||
+        strcmp(entries[i].module, entries[k].module) != 0 || rt_seen_target(entries, i))
+      continue;
+    rt_limits_of_target(entries[i].vendor, entries[i].target, &l);
+    if (rt_module_add_target(m, &l, entries[i].target) != 0)
+      return -1;
+  }
+  if (m->ntargets > 0)
+    return 0;
+  rt_limits_of_device(dev, &l);
+  return rt_module_add_target(m, &l, entries[k].target);
+}
+
+/* The kernel line of `name` for `target`: its own, else the module's. */
+static const struct fatbin_kernel *rt_module_kernel(const struct rt_module *m, const char *name,
+                                                    const char *target) {
+  const struct fatbin_kernel *any = NULL;
+  if (!target)
+    return NULL;
+  for (size_t i = 0; i < m->nkernels; i++) {
+    const struct fatbin_kernel *k = &m->kernels[i];
+    if (strcmp(k->name, name) != 0)
+      continue;
+    if (!k->target)
+      any = k;
+    else if (strcmp(k->target, target) == 0)
+      return k;
+  }
+  return any;
+}
+
+/* Fills f->limits for the kernel: each target's, narrowed by its kernel
+ * line and by what the driver says of the function. */
+static void rt_function_limits(const struct rt_module *m, const struct rt_backend *b,
+                               struct rt_function *f) {
+  for (size_t i = 0; i < f->nlimits; i++) {
+    struct rt_limits *l = &f->limits[i];
+    *l = m->targets[i].base;
+    rt_limits_apply_kernel(l, rt_module_kernel(m, f->name, m->targets[i].target));
+    struct rt_err e;
+    if (b->function_limits && b->function_limits(f->handle, l, &e) != 0) {
+      char why[1024];
+      rt_format_failure(why, sizeof why, "mgpuModuleGetFunction", b, &e, NULL);
+      rt_log("kernel '%s': its limits are not known (%s)", f->name, why);
+    }
+    if (!rt_log_enabled())
+      continue;
+    char shape[64] = "any block shape", smem[64] = "no shared memory limit";
+    if (l->block[0])
+      snprintf(shape, sizeof shape, "block (%u, %u, %u) only", (unsigned)l->block[0],
+               (unsigned)l->block[1], (unsigned)l->block[2]);
+    if (l->max_shared)
+      snprintf(smem, sizeof smem, "at most %llu bytes of shared memory",
+               (unsigned long long)l->max_shared);
+    rt_log("kernel '%s' on %s: at most %u threads per block, %s, %llu static bytes, %s",
+           f->name, l->who, (unsigned)l->threads, shape, (unsigned long long)l->shared, smem);
+  }
 }
 
 static void *rt_module_new(const void *image, size_t size, int jit, int opt_level,
@@ -176,7 +344,9 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
     const void *data;
     size_t size;
     void *to_free;
-    if (fatbin_read_object(fb, (size_t)k, &data, &size, &to_free, err, sizeof err) != 0) {
+    if (rt_module_fatbin_limits(m, fb, entries, n, (size_t)k, dev) != 0) {
+      snprintf(msg, len, "%s: out of memory", fn);
+    } else if (fatbin_read_object(fb, (size_t)k, &data, &size, &to_free, err, sizeof err) != 0) {
       snprintf(msg, len, "%s: cannot read %s: %s", fn, what, err);
     } else {
       rc = rt_load_object(m, b, data, size, e->format == FATBIN_FORMAT_PTX, fn, what, msg,
@@ -215,6 +385,10 @@ static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
     return -1;
   }
   rt_log("module %s: %zu bytes, loaded as they are", rt_module_label(m), m->size);
+  if (rt_module_device_limits(m, dev) != 0) {
+    snprintf(msg, len, "%s: out of memory", fn);
+    return -1;
+  }
   char what[128];
   snprintf(what, sizeof what, "a %zu-byte %s", m->size, rt_image_kind_name(kind));
   return rt_load_object(m, b, m->image, m->size, kind == RT_IMAGE_PTX, fn, what, msg,
@@ -233,6 +407,10 @@ static int rt_load(struct rt_module *m, const struct rt_backend *b, const char *
       return -1;
     }
     struct rt_err e;
+    if (rt_module_device_limits(m, rt_device()) != 0) {
+      snprintf(msg, len, "%s: out of memory", fn);
+      return -1;
+    }
     if (b->module_load_jit((const char *)m->image, m->opt_level, &m->handle, &e) != 0) {
       rt_format_failure(msg, len, fn, b, &e, "for the module's assembly");
       return -1;
@@ -258,6 +436,8 @@ static void *rt_module_handle(struct rt_module *m, const struct rt_backend *b,
     rc = rt_load(m, b, fn, msg, sizeof msg);
     if (rc == 0)
       atomic_store_explicit(&m->loaded, 1, memory_order_release);
+    else
+      rt_module_free_limits(m); /* the next use tries again */
   }
   pthread_mutex_unlock(&m->lock);
   if (rc != 0) {
@@ -268,6 +448,64 @@ static void *rt_module_handle(struct rt_module *m, const struct rt_backend *b,
   return m->handle;
 }
 
+static struct rt_function *rt_function_find(struct rt_module *m, const char *name) {
+  for (struct rt_function *f = atomic_load_explicit(&m->functions, memory_order_acquire); f;
+       f = f->next)
+    if (strcmp(f->name, name) == 0)
+      return f;
+  return NULL;
+}
+
+static void rt_function_report(const char *fn, const struct rt_backend *b,
+                               const struct rt_err *e, const struct rt_module *m,
+                               const char *name) {
+  static const char fmt[] = "for kernel '%s' of module '%s'";
+  const char *mname = rt_module_label(m);
+  size_t n = sizeof fmt + strlen(name) + strlen(mname);
+  char *context = malloc(n);
+  if (context)
+    snprintf(context, n, fmt, name, mname);
+  rt_error_failure(fn, b, e, context ? context : "for a kernel");
+  free(context);
+}
+
+/* Looks the kernel up in the driver and makes its struct rt_function, once
+ * per name however many threads ask. Reports failures (after dropping the
+ * lock) and returns NULL. */
+static struct rt_function *rt_function_add(struct rt_module *m, const struct rt_backend *b,
+                                           const char *name, const char *fn) {
+  pthread_mutex_lock(&m->lock);
+  struct rt_function *f = rt_function_find(m, name);
+  struct rt_err e;
+  int failed = 0;
+  if (!f) {
+    size_t len = strlen(name);
+    f = calloc(1, sizeof *f + len + 1);
+    struct rt_limits *limits = calloc(m->ntargets ? m->ntargets : 1, sizeof *limits);
+    if (!f || !limits) {
+      failed = rt_fail_msg(&e, "out of memory");
+    } else if (b->module_function(m->handle, name, &f->handle, &e) != 0) {
+      failed = 1;
+    } else {
+      memcpy(f->name, name, len + 1);
+      f->limits = limits;
+      f->nlimits = m->ntargets;
+      rt_function_limits(m, b, f);
+      f->next = atomic_load_explicit(&m->functions, memory_order_relaxed);
+      atomic_store_explicit(&m->functions, f, memory_order_release);
+    }
+    if (failed) {
+      free(f);
+      free(limits);
+      f = NULL;
+    }
+  }
+  pthread_mutex_unlock(&m->lock);
+  if (failed)
+    rt_function_report(fn, b, &e, m, name);
+  return f;
+}
+
 RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   static const char fn[] = "mgpuModuleGetFunction";
   struct rt_module *m = module;
@@ -276,26 +514,17 @@ RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
              name ? name : "?");
     return NULL;
   }
+  if (!name) {
+    rt_error("%s: no kernel name (NULL)", fn);
+    return NULL;
+  }
   const struct rt_backend *b = rt_backend_get(fn);
   if (!b)
     return NULL;
-  void *handle = rt_module_handle(m, b, fn);
-  if (!handle)
+  if (!rt_module_handle(m, b, fn))
     return NULL;
-  void *function = NULL;
-  struct rt_err e;
-  if (b->module_function(handle, name, &function, &e) != 0) {
-    static const char fmt[] = "for kernel '%s' of module '%s'";
-    const char *mname = rt_module_label(m);
-    size_t n = sizeof fmt + strlen(name) + strlen(mname);
-    char *context = malloc(n);
-    if (context)
-      snprintf(context, n, fmt, name, mname);
-    rt_error_failure(fn, b, &e, context ? context : "for a kernel");
-    free(context);
-    return NULL;
-  }
-  return function;
+  struct rt_function *f = rt_function_find(m, name);
+  return f ? f : rt_function_add(m, b, name, fn);
 }
 
 RT_EXPORT void mgpuModuleUnload(void *module) {
@@ -324,6 +553,13 @@ RT_EXPORT void mgpuModuleUnload(void *module) {
       rt_warning("%s", msg);
     }
   }
+  for (struct rt_function *f = atomic_load_explicit(&m->functions, memory_order_acquire), *next;
+       f; f = next) {
+    next = f->next;
+    free(f->limits);
+    free(f);
+  }
+  rt_module_free_limits(m);
   pthread_mutex_destroy(&m->lock);
   free(m->name);
   free(m);

@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "gpucc_rt.h"
+#include "kernel_limits.h"
 
 #define RT_EXPORT __attribute__((visibility("default")))
 
@@ -65,6 +66,18 @@ const char *rt_backends_passed_over(void);
 const struct rt_device *rt_device(void);
 
 /* ---- module.c ---- */
+
+/* What mgpuModuleGetFunction returns: made at the first lookup of a kernel
+ * name in a module and kept until the module is unloaded (MLIR's lowering
+ * looks the kernel up before every launch), so a launch finds its limits
+ * without a lookup. Immutable once made. */
+struct rt_function {
+  void *handle;              /* the backend's function */
+  size_t nlimits;
+  struct rt_limits *limits;  /* one per target that must accept a launch */
+  struct rt_function *next;  /* the module's one made before */
+  char name[];               /* the kernel's name, for messages */
+};
 
 /* Writes the distinct targets carried by every loaded module, for messages
  * ("sm_80 sm_90 gfx90a"); empty when there are none. */

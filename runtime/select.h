@@ -11,6 +11,7 @@
 #define GPUCC_RT_SELECT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fatbin.h"
 
@@ -28,6 +29,11 @@ struct rt_device {
   char arch[64];      /* "sm_86", "gfx90a": what --offload-arch= takes */
   char target_id[160];/* AMD: full target id as reported, "gfx90a:sramecc+:xnack-" */
   enum rt_feature xnack, sramecc; /* AMD */
+  /* Launch limits as the driver reports them; 0 where it did not (then
+   * the chip's, from kernel_limits.c, apply). */
+  uint32_t max_threads;  /* per block */
+  uint32_t max_block[3], max_grid[3];
+  uint64_t max_shared;   /* static plus dynamic bytes a block may have */
 };
 
 /* "sm_90" -> 90, variant 0; "sm_90a" -> 90, 'a'; "sm_100f" -> 100, 'f'.

@@ -228,7 +228,7 @@ static void test_reproducible(void) {
       {"k", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_CUBIN, obj, 5000, "+ptx78"},
       {"k", FATBIN_VENDOR_AMD, "gfx942", FATBIN_FORMAT_HSACO, obj, 4000, NULL},
   };
-  struct fatbin_meta meta = {"0.1.0", "22.1.8", "-O2"};
+  struct fatbin_meta meta = {"0.1.0", "22.1.8", "-O2", NULL, 0};
   for (int m = FATBIN_COMPRESS_NONE; m <= FATBIN_COMPRESS_SIZE; m++) {
     size_t s1, s2, s3, s4;
     unsigned char *b1 = write_blob_mode(e, 3, &meta, (enum fatbin_compress)m, &s1);

@@ -9,7 +9,8 @@
  * anywhere, or with bytes flipped at random, is an error or a valid parse but
  * never a crash (run it under -fsanitize=address,undefined to see that); the
  * manifest's rules hold for version 1 and 2 (still read: blobs their writers
- * wrote, kept in the seed corpus, verify) and 3; the blobs
+ * wrote, kept in the seed corpus, verify) and 3, its kernel lines included
+ * (what each kernel was compiled for, found per object); the blobs
  * in an ELF .gpucc_fatbin section are found with their padding skipped.
  * Compression itself, hostile frames and reproducibility are in
  * compress_test.c; content checks in check_test.c. */
@@ -59,7 +60,7 @@ static const char *const member_names[NSAMPLE] = {
 };
 
 static const struct fatbin_meta sample_meta = {"0.1.0", "22.1.8",
-                                               "-O3 --offload-arch=sm_90,gfx942:xnack-"};
+                                               "-O3 --offload-arch=sm_90,gfx942:xnack-", NULL, 0};
 
 static void *write_blob(const struct fatbin_entry *e, size_t n, size_t *size) {
   return write_blob_mode(e, n, &sample_meta, FATBIN_COMPRESS_DEFAULT, size);
@@ -841,6 +842,213 @@ static void test_manifest_v3(void) {
   }
 }
 
+/* ---- kernel lines ------------------------------------------------------ */
+
+/* What each kernel was compiled for, deliberately out of order: a line for
+ * every object of main_kernels, one for its gfx942 objects alone, a name
+ * that needs escaping with no block shape, one of another module with no
+ * thread count. */
+static const struct fatbin_kernel sample_kernels[] = {
+    {"main_kernels", "transpose", "gfx942:xnack-", 64, {64, 1, 1}, 4096},
+    {"other", "fill", NULL, 0, {0, 0, 0}, 7},
+    {"main_kernels", "transpose", NULL, 256, {16, 16, 1}, 4096},
+    {"main_kernels", "scale by 2%", NULL, 1024, {0, 0, 0}, 0},
+};
+#define NKERNELS 4
+/* Their order in the manifest and as read back. */
+static const size_t kernel_order[NKERNELS] = {3, 2, 0, 1};
+
+static int kernel_equal(const struct fatbin_kernel *a, const struct fatbin_kernel *b) {
+  return strcmp(a->module, b->module) == 0 && strcmp(a->name, b->name) == 0 &&
+         (a->target ? b->target && strcmp(a->target, b->target) == 0 : !b->target) &&
+         a->threads == b->threads && memcmp(a->block, b->block, sizeof a->block) == 0 &&
+         a->shared == b->shared;
+}
+
+/* The manifest of a stored blob, which starts the payload: its text. */
+static int manifest_has(const unsigned char *blob, size_t size, const char *line) {
+  size_t len = strlen(line);
+  for (size_t i = FATBIN_HEADER_SIZE; i + len <= size; i++)
+    if (memcmp(blob + i, line, len) == 0)
+      return 1;
+  return 0;
+}
+
+/* Kernel lines go through every mode unchanged, sorted, and each object
+ * finds the line meant for it: its target's, else its module's. */
+static void test_kernels(void) {
+  struct fatbin_meta meta = sample_meta;
+  meta.kernels = sample_kernels;
+  meta.nkernels = NKERNELS;
+  for (int m = 0; m < NMODES; m++) {
+    size_t size;
+    unsigned char *blob = write_blob_mode(samples, NSAMPLE, &meta, modes[m], &size);
+    struct fatbin *fb = NULL;
+    char err[256];
+    CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+    REQUIRE(fb);
+    CHECK(holds_samples(fb));
+    const struct fatbin_meta *got = fatbin_get_meta(fb);
+    CHECK(got->nkernels == NKERNELS);
+    for (size_t i = 0; i < NKERNELS && i < got->nkernels; i++)
+      CHECK(kernel_equal(&got->kernels[i], &sample_kernels[kernel_order[i]]));
+    /* Objects 0 and 1: sm_90, 2: gfx942:xnack-, 3: host, 4: module other. */
+    const struct fatbin_kernel *k = fatbin_find_kernel(fb, 0, "transpose");
+    CHECK(k && k->threads == 256 && !k->target && k->block[0] == 16);
+    CHECK(fatbin_find_kernel(fb, 3, "transpose") == k);
+    k = fatbin_find_kernel(fb, 2, "transpose");
+    CHECK(k && k->threads == 64 && k->target && strcmp(k->target, "gfx942:xnack-") == 0);
+    k = fatbin_find_kernel(fb, 1, "scale by 2%");
+    CHECK(k && k->threads == 1024 && k->block[0] == 0 && k->shared == 0);
+    CHECK(fatbin_find_kernel(fb, 0, "fill") == NULL); /* another module's */
+    k = fatbin_find_kernel(fb, 4, "fill");
+    CHECK(k && k->threads == 0 && k->shared == 7);
+    CHECK(fatbin_find_kernel(fb, 0, "missing") == NULL);
+    CHECK(fatbin_find_kernel(fb, NSAMPLE, "transpose") == NULL);
+    CHECK(fatbin_find_kernel(fb, 0, NULL) == NULL);
+    fatbin_close(fb);
+    if (modes[m] == FATBIN_COMPRESS_NONE) {
+      /* The lines as docs/fatbin.md shows them: escaped, keys left out
+       * where nothing is recorded. */
+      CHECK(manifest_has(blob, size,
+                         "\nkernel module=main_kernels name=scale%20by%202%25 threads=1024 "
+                         "shared=0\n"
+                         "kernel module=main_kernels name=transpose threads=256 block=16,16,1 "
+                         "shared=4096\n"
+                         "kernel module=main_kernels name=transpose target=gfx942:xnack- "
+                         "threads=64 block=64,1,1 shared=4096\n"
+                         "kernel module=other name=fill shared=7\n"));
+    }
+
+    /* The order they are given in does not matter. */
+    struct fatbin_kernel reversed[NKERNELS];
+    for (size_t i = 0; i < NKERNELS; i++)
+      reversed[i] = sample_kernels[NKERNELS - 1 - i];
+    struct fatbin_meta meta2 = meta;
+    meta2.kernels = reversed;
+    size_t size2;
+    unsigned char *blob2 = write_blob_mode(samples, NSAMPLE, &meta2, modes[m], &size2);
+    CHECK(size2 == size && memcmp(blob, blob2, size) == 0);
+    free(blob2);
+    free(blob);
+  }
+
+  /* What the writer refuses (and the reader too: test_manifest_kernels). */
+  struct {
+    struct fatbin_kernel k;
+    const char *expect;
+  } bad[] = {
+      {{"main_kernels", "transpose", NULL, 1, {0, 0, 0}, 0}, "duplicate kernel 'transpose'"},
+      {{"main_kernels", "k", NULL, 256, {16, 0, 1}, 0}, "all three sizes, or none"},
+      {{"main_kernels", "", NULL, 256, {0, 0, 0}, 0}, "without a name"},
+      {{"main_kernels", NULL, NULL, 256, {0, 0, 0}, 0}, "without a name"},
+      {{"a b", "k", NULL, 256, {0, 0, 0}, 0}, "invalid module name 'a b'"},
+      {{NULL, "k", NULL, 256, {0, 0, 0}, 0}, "invalid module name '(null)'"},
+      {{"main_kernels", "k", "sm/90", 256, {0, 0, 0}, 0}, "invalid target name 'sm/90'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    struct fatbin_kernel two[2] = {sample_kernels[2], bad[i].k};
+    struct fatbin_meta bm = {NULL, NULL, NULL, two, 2};
+    void *out = NULL;
+    size_t size;
+    char err[256] = "";
+    int r = fatbin_write_ex(samples, NSAMPLE, &bm, FATBIN_COMPRESS_NONE, &out, &size, err,
+                            sizeof err);
+    if (r != -1 || !strstr(err, bad[i].expect))
+      fprintf(stderr, "bad kernel %zu: r=%d err='%s'\n", i, r, err);
+    CHECK(r == -1 && out == NULL && strstr(err, bad[i].expect));
+  }
+  /* A target of its own is another line, not a duplicate. */
+  struct fatbin_kernel two[2] = {sample_kernels[2], sample_kernels[2]};
+  two[1].target = "sm_90";
+  struct fatbin_meta bm = {NULL, NULL, NULL, two, 2};
+  size_t size;
+  void *out = write_blob_mode(samples, NSAMPLE, &bm, FATBIN_COMPRESS_NONE, &size);
+  free(out);
+  bm.kernels = NULL;
+  char err[256] = "";
+  CHECK(fatbin_write_ex(samples, NSAMPLE, &bm, FATBIN_COMPRESS_NONE, &out, &size, err,
+                        sizeof err) == -1 &&
+        strstr(err, "no kernels given"));
+}
+
+/* Kernel lines in hand-made manifests: what version 3 readers accept and
+ * refuse, and that a version 2 manifest's are a line kind it never had. */
+static void test_manifest_kernels(void) {
+  char err[256];
+  const struct member ptx = {"m/sm_90.ptx", "abc", (size_t)-1};
+#define V3 "gpucc-fatbin 3\narchive\n" OBJ_A "\n"
+  struct member good[] = {
+      {"MANIFEST",
+       V3 "kernel module=m name=k%20one threads=256 block=16,16,1 shared=64 color=red\n"
+          "kernel name=k module=m\n"
+          "kernel module=m name=k target=sm_90 threads=32\n",
+       (size_t)-1},
+      ptx};
+  size_t size;
+  unsigned char *blob = make_blob(3, good, 2, &size);
+  struct fatbin *fb = NULL;
+  CHECK(fatbin_open(blob, size, &fb, err, sizeof err) == 0);
+  if (fb) {
+    const struct fatbin_meta *meta = fatbin_get_meta(fb);
+    CHECK(meta->nkernels == 3);
+    const struct fatbin_kernel *k = fatbin_find_kernel(fb, 0, "k one");
+    CHECK(k && k->threads == 256 && k->block[0] == 16 && k->block[1] == 16 &&
+          k->block[2] == 1 && k->shared == 64);
+    /* The object is sm_90's: that target's line, not the module's. */
+    k = fatbin_find_kernel(fb, 0, "k");
+    CHECK(k && k->threads == 32 && k->target && k->block[0] == 0 && k->shared == 0);
+    /* Sorted: "k" (no target first), "k" for sm_90, "k one". */
+    CHECK(meta->nkernels == 3 && !meta->kernels[0].target && meta->kernels[0].threads == 0 &&
+          strcmp(meta->kernels[2].name, "k one") == 0);
+  }
+  fatbin_close(fb);
+  free(blob);
+
+  struct {
+    unsigned version;
+    const char *manifest;
+    const char *expect; /* NULL: opens, with no kernel line */
+  } cases[] = {
+      {3, V3 "kernel name=k\n", "lacks 'module='"},
+      {3, V3 "kernel module=m\n", "lacks 'name='"},
+      {3, V3 "kernel module=m name=\n", "lacks 'name='"},
+      {3, V3 "kernel module=m name=k block=16,16\n", "bad threads, block or shared"},
+      {3, V3 "kernel module=m name=k block=16,16,1,1\n", "bad threads, block or shared"},
+      {3, V3 "kernel module=m name=k block=0,1,1\n", "bad threads, block or shared"},
+      {3, V3 "kernel module=m name=k block=1,,1\n", "bad threads, block or shared"},
+      {3, V3 "kernel module=m name=k threads=0\n", "bad threads, block or shared"},
+      {3, V3 "kernel module=m name=k threads=4294967296\n", "bad threads, block or shared"},
+      {3, V3 "kernel module=m name=k shared=-1\n", "bad threads, block or shared"},
+      {3, V3 "kernel module=.. name=k\n", "invalid module name '..'"},
+      {3, V3 "kernel module=m name=k target=a%20b\n", "invalid target name 'a b'"},
+      {3, V3 "kernel module=m name=k%zz\n", "bad escape"},
+      {3, V3 "kernel module=m name=k threads=1 threads=2\n", "given twice"},
+      {3, V3 "kernel module=m name=k\nkernel module=m name=k threads=8\n",
+       "names kernel 'k' of module 'm' twice"},
+      {3, V3 "kernel module=m name=k target=sm_90\nkernel module=m name=k target=sm_90\n",
+       "names kernel 'k' of module 'm' for target sm_90 twice"},
+      /* Version 2 had no kernel lines: a kind of line it ignores. */
+      {2, "gpucc-fatbin 2\narchive\n" OBJ_A "\nkernel module=m name=k block=1\n", NULL},
+  };
+#undef V3
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct member m[] = {{"MANIFEST", cases[i].manifest, (size_t)-1}, ptx};
+    blob = make_blob(cases[i].version, m, 2, &size);
+    fb = NULL;
+    err[0] = '\0';
+    int r = fatbin_open(blob, size, &fb, err, sizeof err);
+    int ok = cases[i].expect ? r == -1 && strstr(err, cases[i].expect)
+                             : r == 0 && fatbin_get_meta(fb)->nkernels == 0 &&
+                                   fatbin_find_kernel(fb, 0, "k") == NULL;
+    if (!ok)
+      fprintf(stderr, "kernel line case %zu: r=%d err='%s'\n", i, r, err);
+    CHECK(ok);
+    fatbin_close(fb);
+    free(blob);
+  }
+}
+
 /* Blobs the version 1 and 2 writers wrote (the seed corpus keeps them):
  * they still open, and every object reads back and verifies. */
 static void test_old_blobs(void) {
@@ -1239,6 +1447,8 @@ int main(void) {
   test_manifest_v1();
   test_manifest_v2();
   test_manifest_v3();
+  test_kernels();
+  test_manifest_kernels();
   test_old_blobs();
   test_elf();
   test_bare();

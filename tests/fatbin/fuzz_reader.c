@@ -9,7 +9,8 @@
  *
  * Two properties are asserted on top of "no crash": an archive that opens
  * and reads can be written again with fatbin_write_ex and reads back the
- * same (writer and reader agree on every input the reader accepts), and a
+ * same, kernel lines included (writer and reader agree on every input the
+ * reader accepts), and a
  * blob the writer produced from it opens. Objects above 1 MiB and frames
  * (with their dictionary's frame) above 4 MiB are left unread: the reader
  * allows up to FATBIN_MAX_OBJECT_SIZE, and inflating that much on every run
@@ -64,6 +65,18 @@ static void fuzz_rewrite(const struct fatbin *fb, const void **data, size_t n) {
   }
   if (fatbin_count(again) != n)
     abort();
+  /* The kernel lines read back in the same (sorted) order. */
+  const struct fatbin_meta *m1 = fatbin_get_meta(fb), *m2 = fatbin_get_meta(again);
+  if (m1->nkernels != m2->nkernels)
+    abort();
+  for (size_t k = 0; k < m1->nkernels; k++) {
+    const struct fatbin_kernel *a = &m1->kernels[k], *b = &m2->kernels[k];
+    if (strcmp(a->module, b->module) != 0 || strcmp(a->name, b->name) != 0 ||
+        !a->target != !b->target || (a->target && strcmp(a->target, b->target) != 0) ||
+        a->threads != b->threads || memcmp(a->block, b->block, sizeof a->block) != 0 ||
+        a->shared != b->shared)
+      abort();
+  }
   for (size_t i = 0; i < n; i++) {
     const struct fatbin_entry *a = fatbin_get(again, i);
     size_t j = 0;
@@ -97,6 +110,17 @@ static int fuzz_visit(const void *blob, size_t size, void *ud) {
   fuzz_touch(meta->flags);
   fuzz_touch(fatbin_compress_mode(fb));
   fuzz_sink += fatbin_version(fb) + (unsigned)fatbin_skipped(fb);
+  /* Kernel lines, and the lookup the runtime makes of each (for the first
+   * objects only: it is a bisection per call). */
+  for (size_t k = 0; k < meta->nkernels; k++) {
+    const struct fatbin_kernel *kl = &meta->kernels[k];
+    fuzz_touch(kl->module);
+    fuzz_touch(kl->name);
+    fuzz_touch(kl->target);
+    fuzz_sink += kl->threads + kl->block[0] + kl->block[1] + kl->block[2] + (unsigned)kl->shared;
+    for (size_t i = 0; i < fatbin_count(fb) && i < 4; i++)
+      fuzz_sink += fatbin_find_kernel(fb, i, kl->name) != NULL;
+  }
 
   size_t n = fatbin_count(fb);
   const void **data = calloc(n ? n : 1, sizeof *data);

@@ -8,9 +8,10 @@
  * two PTX and the two hsaco are near-duplicates), an empty archive, a
  * version 1 archive as the first gpucc wrote it, and an ELF relocatable
  * object whose .gpucc_fatbin section holds two blobs with padding between
- * them. Run it again (and commit the result) when the format changes; the
- * seeds are deterministic. The v2-*.blob seeds were written by the version 2
- * writer and stay as they are: old archives the reader must keep reading. */
+ * them; the version 3 blobs carry kernel lines. Run it again (and commit
+ * the result) when the format changes; the seeds are deterministic. The
+ * v2-*.blob seeds were written by the version 2 writer and stay as they
+ * are: old archives the reader must keep reading. */
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,15 @@ static unsigned char *elf(unsigned machine, unsigned osabi, unsigned abiv, unsig
 
 static void *write_blob(const struct fatbin_entry *e, size_t n, enum fatbin_compress mode,
                         size_t *size) {
-  static const struct fatbin_meta meta = {"0.1.0", "22.1.8", "-O3 --offload-arch=sm_80,sm_90"};
+  /* Kernel lines: one per module, one for a target alone, a name that
+   * needs escaping, a block shape and none. */
+  static const struct fatbin_kernel kernels[] = {
+      {"kernels", "transpose", NULL, 256, {16, 16, 1}, 4096},
+      {"kernels", "transpose", "gfx90a", 256, {16, 16, 1}, 4160},
+      {"kernels", "scale by %2", NULL, 1024, {0, 0, 0}, 0},
+  };
+  static const struct fatbin_meta meta = {"0.1.0", "22.1.8", "-O3 --offload-arch=sm_80,sm_90",
+                                          kernels, sizeof kernels / sizeof kernels[0]};
   void *blob;
   char err[256];
   if (fatbin_write_ex(e, n, &meta, mode, &blob, size, err, sizeof err) != 0)

@@ -8,6 +8,11 @@
  *   FAKE_CUDA_DEVICES=1        number of devices (0: cuInit fails with NO_DEVICE)
  *   FAKE_CUDA_NAME=Fake GPU    device name
  *   FAKE_CUDA_SMEM_OPTIN=232448 opt-in shared memory per block
+ *   FAKE_CUDA_MAX_BLOCK=1024,1024,64  block limits (x, y, z) of the device
+ *   FAKE_CUDA_MAX_GRID=2147483647,65535,65535  grid limits
+ *   FAKE_CUDA_FUNC_THREADS=1024 what cuFuncGetAttribute says of every
+ *   FAKE_CUDA_FUNC_SHARED=0     function: most threads per block (its
+ *                               registers', .maxntid's), static shared bytes
  *   FAKE_CUDA_LOG=path         one line per call is appended there
  *   FAKE_CUDA_FAIL=a,b         these calls fail...
  *   FAKE_CUDA_FAIL_CODE=2      ...with this CUresult (default out of memory)
@@ -162,11 +167,31 @@ FAKE_EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal) {
   return OK;
 }
 
+/* Component i of "x,y,z" in the variable name, or dflt[i]. */
+static int fake_dim(const char *name, int i, const int dflt[3]) {
+  const char *s = fake_env_str(name, "");
+  for (int k = 0; k < i && s; k++) {
+    s = strchr(s, ',');
+    s = s ? s + 1 : NULL;
+  }
+  return s && *s ? atoi(s) : dflt[i];
+}
+
 FAKE_EXPORT CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
   (void)d;
+  static const int block[3] = {1024, 1024, 64}, grid[3] = {2147483647, 65535, 65535};
   int major, minor;
   fake_cc(&major, &minor);
   switch (attr) {
+  case 1: /* MAX_THREADS_PER_BLOCK */
+    *v = 1024;
+    break;
+  case 2: case 3: case 4: /* MAX_BLOCK_DIM_X/Y/Z */
+    *v = fake_dim("FAKE_CUDA_MAX_BLOCK", attr - 2, block);
+    break;
+  case 5: case 6: case 7: /* MAX_GRID_DIM_X/Y/Z */
+    *v = fake_dim("FAKE_CUDA_MAX_GRID", attr - 5, grid);
+    break;
   case 75:
     *v = major;
     break;
@@ -317,6 +342,25 @@ FAKE_EXPORT CUresult cuFuncSetAttribute(void *function, int attr, int value) {
   LOG("cuFuncSetAttribute name=%s attr=%d value=%d", f->name, attr, value);
   CUresult r = fake_need_ctx("cuFuncSetAttribute");
   return r == OK ? fake_fail("cuFuncSetAttribute") : r;
+}
+
+FAKE_EXPORT CUresult cuFuncGetAttribute(int *v, int attr, void *function) {
+  struct fake_function *f = function;
+  LOG("cuFuncGetAttribute name=%s attr=%d", f->name, attr);
+  CUresult r = fake_need_ctx("cuFuncGetAttribute");
+  if (r == OK)
+    r = fake_fail("cuFuncGetAttribute");
+  if (r != OK)
+    return r;
+  switch (attr) {
+  case 0: /* MAX_THREADS_PER_BLOCK */
+    *v = (int)fake_env_long("FAKE_CUDA_FUNC_THREADS", 1024);
+    return OK;
+  case 1: /* SHARED_SIZE_BYTES */
+    *v = (int)fake_env_long("FAKE_CUDA_FUNC_SHARED", 0);
+    return OK;
+  }
+  return INVALID_VALUE;
 }
 
 /* Formats the first FAKE_CUDA_DUMP_ARGS kernel arguments as 64-bit values. */

@@ -9,6 +9,10 @@
  *   FAKE_HIP_ARCH=gfx90a:sramecc+:xnack-   gcnArchName of every device
  *   FAKE_HIP_DEVICES=1, FAKE_HIP_NAME=Fake AMD GPU
  *   FAKE_HIP_LOG=path, FAKE_HIP_FAIL=a,b, FAKE_HIP_FAIL_CODE=2
+ *   FAKE_HIP_SMEM=65536        LDS per workgroup (hipDeviceGetAttribute)
+ *   FAKE_HIP_FUNC_THREADS=1024 what hipFuncGetAttribute says of every
+ *   FAKE_HIP_FUNC_SHARED=0     function: most threads per block (its
+ *                              flat_work_group_size), static LDS bytes
  * Operations log the calling thread's current device (set by hipSetDevice,
  * -1 before), so tests can check that the runtime selected it. */
 #include <pthread.h>
@@ -167,6 +171,45 @@ FAKE_EXPORT hipError_t hipModuleGetFunction(void **function, void *module, const
   *function = names[i];
   pthread_mutex_unlock(&lock);
   return fake_fail("hipModuleGetFunction");
+}
+
+/* ROCm 5+ numbers (alphabetical in the CUDA-compatible range). AMD
+ * reports blocks up to 1024 deep in z. */
+FAKE_EXPORT hipError_t hipDeviceGetAttribute(int *v, int attr, int device) {
+  if (device < 0 || device >= fake_devices())
+    return 101;
+  switch (attr) {
+  case 26: case 27: case 28: /* hipDeviceAttributeMaxBlockDimX/Y/Z */
+  case 56:                   /* hipDeviceAttributeMaxThreadsPerBlock */
+    *v = 1024;
+    return 0;
+  case 29: /* hipDeviceAttributeMaxGridDimX */
+    *v = 2147483647;
+    return 0;
+  case 30: case 31:
+    *v = 65536;
+    return 0;
+  case 74: /* hipDeviceAttributeMaxSharedMemoryPerBlock */
+    *v = (int)fake_env_long("FAKE_HIP_SMEM", 65536);
+    return 0;
+  }
+  *v = 0;
+  return 0;
+}
+
+FAKE_EXPORT hipError_t hipFuncGetAttribute(int *v, int attr, void *function) {
+  LOG("hipFuncGetAttribute device=%d name=%s attr=%d", fake_current, (const char *)function,
+      attr);
+  int r = fake_fail("hipFuncGetAttribute");
+  if (r != 0)
+    return r;
+  if (attr == 0)
+    *v = (int)fake_env_long("FAKE_HIP_FUNC_THREADS", 1024);
+  else if (attr == 1)
+    *v = (int)fake_env_long("FAKE_HIP_FUNC_SHARED", 0);
+  else
+    return 1;
+  return 0;
 }
 
 FAKE_EXPORT hipError_t hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy,

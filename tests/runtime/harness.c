@@ -61,10 +61,17 @@ int rt_log_count2(const char *log_env, const char *needle, const char *needle2) 
 }
 
 void *rt_make_blob(const struct fatbin_entry *entries, size_t n, size_t *size) {
+  return rt_make_blob_kernels(entries, n, NULL, 0, size);
+}
+
+void *rt_make_blob_kernels(const struct fatbin_entry *entries, size_t n,
+                           const struct fatbin_kernel *kernels, size_t nkernels, size_t *size) {
   void *blob = NULL;
   char err[256];
-  if (fatbin_write(entries, n, &blob, size, err, sizeof err) != 0) {
-    fprintf(stderr, "fatbin_write: %s\n", err);
+  struct fatbin_meta meta = {.kernels = kernels, .nkernels = nkernels};
+  if (fatbin_write_ex(entries, n, &meta, FATBIN_COMPRESS_DEFAULT, &blob, size, err,
+                      sizeof err) != 0) {
+    fprintf(stderr, "fatbin_write_ex: %s\n", err);
     exit(3);
   }
   return blob;

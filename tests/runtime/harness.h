@@ -51,5 +51,8 @@ char *rt_slurp(const char *path);
 
 /* A gpucc fat binary holding the n entries (fatbin_write); free() it. */
 void *rt_make_blob(const struct fatbin_entry *entries, size_t n, size_t *size);
+/* The same with kernel lines (what each kernel was compiled for). */
+void *rt_make_blob_kernels(const struct fatbin_entry *entries, size_t n,
+                           const struct fatbin_kernel *kernels, size_t nkernels, size_t *size);
 
 #endif

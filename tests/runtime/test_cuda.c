@@ -151,6 +151,122 @@ static void run_smem_too_big(void) {
   fprintf(stderr, "continued after a failed launch\n");
 }
 
+/* ---- launch limits ---- */
+
+/* The kern module with kernel lines: k is compiled for blocks of (16, 8, 1)
+ * only on every target but sm_80, whose line (for an older build, say)
+ * does not apply on this sm_90 device; k2 for up to 512 threads. */
+static void *load_kern_limits(void) {
+  static const struct fatbin_kernel kernels[] = {
+      {"kern", "k", NULL, 128, {16, 8, 1}, 1024},
+      {"kern", "k", "sm_80", 64, {64, 1, 1}, 0},
+      {"kern", "k2", NULL, 512, {0, 0, 0}, 0},
+  };
+  const struct fatbin_entry e[] = {
+      {"kern", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_CUBIN, OBJ("FAKECUBIN:sm_80 body")},
+      {"kern", FATBIN_VENDOR_NVIDIA, "sm_90", FATBIN_FORMAT_CUBIN, OBJ("FAKECUBIN:sm_90 body")},
+  };
+  g_blob = rt_make_blob_kernels(e, 2, kernels, 3, &g_blob_size);
+  void *m = mgpuModuleLoad(g_blob, g_blob_size);
+  CHECK(m != NULL);
+  return m;
+}
+
+static int g_refused;
+static char g_refusal[4096];
+
+static void refusal_handler(const char *message, void *user_data) {
+  (void)user_data;
+  g_refused++;
+  snprintf(g_refusal, sizeof g_refusal, "%s", message);
+}
+
+/* Launches f with a handler installed; returns 1 when it was refused with
+ * exactly `want` (NULL: when it was not refused), checking that the driver
+ * saw the launch only if it was not. */
+static int refuses(void *f, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by,
+                   intptr_t bz, int32_t smem, const char *want) {
+  int before = LOGCOUNT("cuLaunchKernel"), refused = g_refused;
+  gpuccSetErrorHandler(refusal_handler, NULL);
+  mgpuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, NULL, NULL, NULL, 0);
+  gpuccSetErrorHandler(NULL, NULL);
+  int now = g_refused > refused;
+  if (now && want && strcmp(g_refusal, want) != 0)
+    fprintf(stderr, "refused with '%s'\nnot      '%s'\n", g_refusal, want);
+  return want ? now && strcmp(g_refusal, want) == 0 && LOGCOUNT("cuLaunchKernel") == before
+              : !now && LOGCOUNT("cuLaunchKernel") == before + 1;
+}
+
+/* The manifest's kernel lines hold on CUDA: the device's target's line
+ * (here the module's), the block shape, the thread count. */
+static void run_limit_manifest(void) {
+  void *m = load_kern_limits();
+  void *k = mgpuModuleGetFunction(m, "k"), *k2 = mgpuModuleGetFunction(m, "k2");
+  CHECK(k && k2 && mgpuModuleGetFunction(m, "k") == k);
+  CHECK(refuses(k, 4, 1, 1, 16, 8, 1, 0, NULL));
+  CHECK(refuses(k, 4, 1, 1, 8, 16, 1, 0,
+                "mgpuLaunchKernel: kernel 'k' launched with block (8, 16, 1); it was "
+                "compiled for block (16, 8, 1) only (sm_90)"));
+  CHECK(refuses(k, 4, 1, 1, 256, 1, 1, 0,
+                "mgpuLaunchKernel: kernel 'k' launched with 256 threads per block; it was "
+                "compiled for at most 128 (sm_90)"));
+  CHECK(refuses(k2, 1, 1, 1, 16, 32, 1, 0, NULL));
+  CHECK(refuses(k2, 1, 1, 1, 16, 64, 1, 0,
+                "mgpuLaunchKernel: kernel 'k2' launched with 1024 threads per block; it "
+                "was compiled for at most 512 (sm_90)"));
+  /* Cluster launches are checked the same way. */
+  gpuccSetErrorHandler(refusal_handler, NULL);
+  int refused = g_refused;
+  mgpuLaunchClusterKernel(k, 1, 1, 1, 2, 1, 1, 32, 8, 1, 0, NULL, NULL, NULL);
+  CHECK(g_refused == refused + 1 && LOGCOUNT("cuLaunchKernelEx") == 0 &&
+        strstr(g_refusal, "mgpuLaunchClusterKernel: kernel 'k' launched with 256 threads"));
+  gpuccSetErrorHandler(NULL, NULL);
+  /* A zero-sized grid runs nothing, whatever its block. */
+  CHECK(refuses(k, 0, 1, 1, 4096, 1, 1, 0, NULL) == 0 && g_refused == refused + 1);
+  unload_kern(m);
+}
+
+/* What the driver says of the function and the device narrows the limits:
+ * FAKE_CUDA_FUNC_THREADS=640 (registers), FAKE_CUDA_FUNC_SHARED=40000,
+ * FAKE_CUDA_MAX_BLOCK=1024,512,64. Each is asked once per kernel. */
+static void run_limit_driver(void) {
+  void *m = load_kern();
+  void *k = mgpuModuleGetFunction(m, "k");
+  CHECK(k && mgpuModuleGetFunction(m, "k") == k);
+  CHECK(LOGCOUNT("cuFuncGetAttribute name=k attr=0") == 1);
+  CHECK(LOGCOUNT("cuFuncGetAttribute name=k attr=1") == 1);
+  CHECK(LOGCOUNT("no current context") == 0);
+  CHECK(refuses(k, 1, 1, 1, 640, 1, 1, 0, NULL));
+  CHECK(refuses(k, 1, 1, 1, 641, 1, 1, 0,
+                "mgpuLaunchKernel: kernel 'k' launched with 641 threads per block; it was "
+                "compiled for at most 640 (sm_90)"));
+  CHECK(refuses(k, 1, 1, 1, 1, 600, 1, 0,
+                "mgpuLaunchKernel: kernel 'k' launched with block (1, 600, 1); a block is "
+                "at most (1024, 512, 64) (sm_90)"));
+  CHECK(refuses(k, 1, 1, 1, 1, 1, 65, 0,
+                "mgpuLaunchKernel: kernel 'k' launched with block (1, 1, 65); a block is "
+                "at most (1024, 512, 64) (sm_90)"));
+  CHECK(refuses(k, 1, 65536, 1, 32, 1, 1, 0,
+                "mgpuLaunchKernel: kernel 'k' launched with grid (1, 65536, 1); a grid is "
+                "at most (2147483647, 65535, 65535) blocks (sm_90)"));
+  /* 40000 static bytes and 192448 dynamic ones fill the 232448 of sm_90. */
+  CHECK(refuses(k, 1, 1, 1, 32, 1, 1, 192448, NULL));
+  CHECK(refuses(k, 1, 1, 1, 32, 1, 1, 192449,
+                "mgpuLaunchKernel: kernel 'k' launched with 192449 bytes of dynamic shared "
+                "memory; with its 40000 static bytes that is 232449, more than the 232448 "
+                "bytes a block can have (sm_90)"));
+  CHECK(LOGCOUNT("cuFuncGetAttribute") == 2);
+  unload_kern(m);
+}
+
+/* A refusal without a handler stops the program like a failed launch. */
+static void run_limit_exit(void) {
+  void *m = load_kern_limits();
+  void *k = mgpuModuleGetFunction(m, "k");
+  mgpuLaunchKernel(k, 1, 1, 1, 1024, 1, 1, 0, NULL, NULL, NULL, 0);
+  fprintf(stderr, "continued after a refused launch\n");
+}
+
 static void run_fail_launch(void) {
   void *m = load_kern();
   void *f = mgpuModuleGetFunction(m, "k");
@@ -335,7 +451,9 @@ static void run_threads(void) {
   CHECK(LOGCOUNT("cuInit") == 1);
   CHECK(LOGCOUNT("cuDevicePrimaryCtxRetain") == 1);
   CHECK(LOGCOUNT("cuModuleLoadData image=FAKECUBIN:sm_90") == 1);
-  CHECK(LOGCOUNT("cuModuleGetFunction name=k") == NTHREADS);
+  /* Looked up in the driver once; every thread gets the same kernel. */
+  CHECK(LOGCOUNT("cuModuleGetFunction name=k") == 1);
+  CHECK(LOGCOUNT("cuFuncGetAttribute name=k attr=0") == 1);
   CHECK(LOGCOUNT("cuMemAlloc_v2") == NTHREADS);
   CHECK(LOGCOUNT("no current context") == 0);
   unload_kern(g_module);
@@ -398,7 +516,8 @@ static void run_stress(void) {
   CHECK(LOGCOUNT("cuDevicePrimaryCtxRetain") == 1);
   CHECK(LOGCOUNT("cuModuleLoadData image=FAKECUBIN:sm_90") == 1 + STRESS_THREADS);
   CHECK(LOGCOUNT("cuModuleUnload") == STRESS_THREADS);
-  CHECK(LOGCOUNT("cuModuleGetFunction name=k") == 2 * STRESS_THREADS);
+  /* "name=k" matches k_own too: k once, k_own once per module. */
+  CHECK(LOGCOUNT("cuModuleGetFunction name=k") == 1 + STRESS_THREADS);
   CHECK(LOGCOUNT("cuModuleGetFunction name=k_own") == STRESS_THREADS);
   CHECK(LOGCOUNT("cuStreamCreate") == STRESS_THREADS);
   CHECK(LOGCOUNT("cuStreamDestroy_v2") == STRESS_THREADS);
@@ -582,9 +701,18 @@ static const struct rt_test tests[] = {
     {"smem_too_big",
      run_smem_too_big,
      1,
-     {"gpucc: runtime error: mgpuLaunchKernel: the kernel asks for 300000 bytes of dynamic "
-      "shared memory, more than the 232448 bytes a block can have on 'Fake GPU'"},
+     {"gpucc: runtime error: mgpuLaunchKernel: kernel 'k' launched with 300000 bytes of "
+      "dynamic shared memory, more than the 232448 bytes a block can have (sm_90)\n"},
      {"continued", "cuLaunchKernel"},
+     0},
+    {"limit_manifest", run_limit_manifest, 0, {0}, {"gpucc", "refused with"}, 0},
+    {"limit_driver", run_limit_driver, 0, {0}, {"gpucc", "refused with"}, 0},
+    {"limit_exit",
+     run_limit_exit,
+     1,
+     {"gpucc: runtime error: mgpuLaunchKernel: kernel 'k' launched with 1024 threads per "
+      "block; it was compiled for at most 128 (sm_90)\n"},
+     {"continued"},
      0},
     {"fail_launch",
      run_fail_launch,

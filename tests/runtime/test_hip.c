@@ -168,10 +168,69 @@ static void run_threads(void) {
   CHECK(LOGCOUNT("hipInit") == 1);
   CHECK(LOGCOUNT("hipModuleLoadData device=0") == 1);
   CHECK(LOGCOUNT("hipSetDevice device=0") == NTHREADS);
-  CHECK(LOGCOUNT("hipModuleGetFunction device=0 name=k") == NTHREADS);
+  CHECK(LOGCOUNT("hipModuleGetFunction device=0 name=k") == 1); /* once, for all */
   CHECK(LOGCOUNT("hipModuleLaunchKernel device=0 name=k") == NTHREADS);
   CHECK(LOGCOUNT("hipMalloc device=0 size=64") == NTHREADS);
   unload_kern(g_module);
+}
+
+/* ---- launch limits ---- */
+
+static int g_refused;
+static char g_refusal[4096];
+
+static void refusal_handler(const char *message, void *user_data) {
+  (void)user_data;
+  g_refused++;
+  snprintf(g_refusal, sizeof g_refusal, "%s", message);
+}
+
+/* Launches f with a handler installed; 1 when it was refused with exactly
+ * `want` and never reached HIP, or (want NULL) when it reached HIP. */
+static int refuses(void *f, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by,
+                   intptr_t bz, int32_t smem, const char *want) {
+  int before = LOGCOUNT("hipModuleLaunchKernel"), refused = g_refused;
+  gpuccSetErrorHandler(refusal_handler, NULL);
+  mgpuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, NULL, NULL, NULL, 0);
+  gpuccSetErrorHandler(NULL, NULL);
+  int now = g_refused > refused;
+  if (now && want && strcmp(g_refusal, want) != 0)
+    fprintf(stderr, "refused with '%s'\nnot      '%s'\n", g_refusal, want);
+  return want ? now && strcmp(g_refusal, want) == 0 &&
+                    LOGCOUNT("hipModuleLaunchKernel") == before
+              : !now && LOGCOUNT("hipModuleLaunchKernel") == before + 1;
+}
+
+/* On HIP a launch is held to what the device and the function report
+ * (FAKE_HIP_FUNC_THREADS=256, FAKE_HIP_FUNC_SHARED=1024, 64 KiB of LDS;
+ * AMD's blocks may be 1024 deep and its grids 65536 high), below the
+ * manifest's 1024 threads. */
+static void run_limit(void) {
+  static const struct fatbin_kernel kernels[] = {{"kern", "k", NULL, 1024, {0, 0, 0}, 16}};
+  const struct fatbin_entry e[] = {
+      {"kern", FATBIN_VENDOR_AMD, "gfx90a", FATBIN_FORMAT_HSACO, OBJ("FAKEHSACO:gfx90a")},
+  };
+  size_t size;
+  g_blob = rt_make_blob_kernels(e, 1, kernels, 1, &size);
+  void *m = mgpuModuleLoad(g_blob, size);
+  void *k = mgpuModuleGetFunction(m, "k");
+  CHECK(k && mgpuModuleGetFunction(m, "k") == k);
+  CHECK(LOGCOUNT("hipFuncGetAttribute device=0 name=k attr=0") == 1);
+  CHECK(refuses(k, 1, 1, 1, 256, 1, 1, 0, NULL));
+  CHECK(refuses(k, 1, 1, 1, 512, 1, 1, 0,
+                "mgpuLaunchKernel: kernel 'k' launched with 512 threads per block; it was "
+                "compiled for at most 256 (gfx90a)"));
+  CHECK(refuses(k, 1, 1, 1, 1, 1, 128, 0, NULL));
+  CHECK(refuses(k, 1, 65536, 1, 64, 1, 1, 0, NULL));
+  CHECK(refuses(k, 1, 65537, 1, 64, 1, 1, 0,
+                "mgpuLaunchKernel: kernel 'k' launched with grid (1, 65537, 1); a grid is "
+                "at most (2147483647, 65536, 65536) blocks (gfx90a)"));
+  CHECK(refuses(k, 1, 1, 1, 64, 1, 1, 64512, NULL));
+  CHECK(refuses(k, 1, 1, 1, 64, 1, 1, 64513,
+                "mgpuLaunchKernel: kernel 'k' launched with 64513 bytes of dynamic shared "
+                "memory; with its 1024 static bytes that is 65537, more than the 65536 bytes "
+                "a block can have (gfx90a)"));
+  unload_kern(m);
 }
 
 static void run_cluster(void) {
@@ -224,6 +283,7 @@ static const struct rt_test tests[] = {
     {"ops", run_ops, 0, {0}, {"gpucc"}, 0},
     {"thread_device", run_thread_device, 0, {0}, {"gpucc"}, 0},
     {"threads", run_threads, 0, {0}, {"gpucc"}, 0},
+    {"limit", run_limit, 0, {0}, {"gpucc", "refused with"}, 0},
     {"cluster",
      run_cluster,
      1,

@@ -7,7 +7,9 @@
  * runs the block entry when there is one, passes the parameters and dynamic
  * workgroup memory; memory operations work on plain host memory; and the
  * failures (a kernel that is not there, an object of another ABI version, a
- * block over 1024 threads) stop the program with one clear line.
+ * block over 1024 threads) stop the program with one clear line; launches
+ * are held to what the GPU targets the fat binary carries would accept
+ * (the limit_* scenarios), or the GPUs' common limits without any.
  *
  * Streams (the stream_* scenarios): two kernels on two streams that wait for
  * each other both finish; a stream runs its operations in order; an event
@@ -24,31 +26,61 @@
 #include "gpucc_rt.h"
 #include "harness.h"
 
-/* A fat binary with an NVIDIA object (ignored on the CPU) and the host
- * object read from the file named by the variable env. */
-static void *load_module(const char *env, void **blob) {
+/* The bytes of the file named by the variable env; free() them. */
+static char *read_object(const char *env, size_t *size) {
   const char *path = getenv(env);
   CHECK(path && *path);
   FILE *f = fopen(path, "rb");
   CHECK(f);
   CHECK(fseek(f, 0, SEEK_END) == 0);
-  long size = ftell(f);
-  CHECK(size > 0);
+  long n = ftell(f);
+  CHECK(n > 0);
   rewind(f);
-  char *so = malloc((size_t)size);
-  CHECK(so && fread(so, 1, (size_t)size, f) == (size_t)size);
+  char *so = malloc((size_t)n);
+  CHECK(so && fread(so, 1, (size_t)n, f) == (size_t)n);
   fclose(f);
-  static const char cubin[] = "FAKECUBIN:sm_80";
-  const struct fatbin_entry e[] = {
-      {"kern", FATBIN_VENDOR_NVIDIA, "sm_80", FATBIN_FORMAT_CUBIN, cubin, sizeof cubin, NULL},
-      {"kern", FATBIN_VENDOR_HOST, "host", FATBIN_FORMAT_SO, so, (size_t)size, NULL},
-  };
+  *size = (size_t)n;
+  return so;
+}
+
+/* A fat binary with the GPU objects named in `gpus` ("sm_80 sm_80.ptx
+ * gfx942": cubins, PTX and code objects not run on the CPU, but what
+ * launches are held to), the host object of the variable env, and the
+ * kernel lines given. */
+static void *load_module_for(const char *env, const char *gpus,
+                             const struct fatbin_kernel *kernels, size_t nkernels,
+                             void **blob) {
+  static const char gpu_object[] = "FAKE GPU OBJECT";
+  struct fatbin_entry e[8];
+  char names[8][16];
+  size_t n = 0, size;
+  for (const char *g = gpus; *g && n < 7; n++) {
+    size_t len = strcspn(g, " "), target = strcspn(g, " .");
+    snprintf(names[n], sizeof names[n], "%.*s", (int)target, g);
+    int nv = strncmp(g, "sm_", 3) == 0, ptx = target < len;
+    e[n] = (struct fatbin_entry){"kern", nv ? FATBIN_VENDOR_NVIDIA : FATBIN_VENDOR_AMD,
+                                 names[n],
+                                 ptx ? FATBIN_FORMAT_PTX
+                                 : nv ? FATBIN_FORMAT_CUBIN
+                                      : FATBIN_FORMAT_HSACO,
+                                 gpu_object, sizeof gpu_object, NULL};
+    g += len + (g[len] == ' ');
+  }
+  char *so = read_object(env, &size);
+  e[n++] = (struct fatbin_entry){"kern", FATBIN_VENDOR_HOST, "host", FATBIN_FORMAT_SO, so, size,
+                                 NULL};
   size_t blob_size;
-  *blob = rt_make_blob(e, 2, &blob_size);
+  *blob = rt_make_blob_kernels(e, n, kernels, nkernels, &blob_size);
   free(so);
   void *m = mgpuModuleLoad(*blob, blob_size);
   CHECK(m != NULL);
   return m;
+}
+
+/* A fat binary with an NVIDIA object (ignored on the CPU) and the host
+ * object read from the file named by the variable env. */
+static void *load_module(const char *env, void **blob) {
+  return load_module_for(env, "sm_80", NULL, 0, blob);
 }
 
 /* Launches fill(out, base, &calls) and checks every element. Returns the
@@ -220,6 +252,119 @@ static void run_too_many_threads(void) {
   void *params[] = {&pout, &base, &pcalls};
   mgpuLaunchKernel(f, 1, 1, 1, 1025, 1, 1, 0, NULL, params, NULL, 3);
   fprintf(stderr, "continued after the launch\n");
+}
+
+/* ---- launch limits: the CPU refuses what the program's GPUs would ---- */
+
+static int g_refused;
+static char g_refusal[4096];
+
+static void refusal_handler(const char *message, void *user_data) {
+  (void)user_data;
+  g_refused++;
+  snprintf(g_refusal, sizeof g_refusal, "%s", message);
+}
+
+/* Launches fill with a handler installed; 1 when it was refused with
+ * exactly `want` and ran no thread, or (want NULL) when it ran them all. */
+static int refuses(void *f, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by,
+                   intptr_t bz, int32_t smem, void *stream, const char *want) {
+  size_t n = (size_t)(gx * gy * gz * bx * by * bz);
+  int *out = calloc(n ? n : 1, sizeof *out), base = 1, calls = 0, *pcalls = &calls;
+  CHECK(out);
+  void *params[] = {&out, &base, &pcalls};
+  int refused = g_refused;
+  gpuccSetErrorHandler(refusal_handler, NULL);
+  mgpuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, stream, params, NULL, 3);
+  gpuccSetErrorHandler(NULL, NULL);
+  if (stream)
+    mgpuStreamSynchronize(stream);
+  int now = g_refused > refused, ran = 0;
+  for (size_t i = 0; i < n; i++)
+    ran += out[i] == base + (int)i;
+  free(out);
+  if (now && want && strcmp(g_refusal, want) != 0)
+    fprintf(stderr, "refused with '%s'\nnot      '%s'\n", g_refusal, want);
+  return want ? now && strcmp(g_refusal, want) == 0 && ran == 0 && calls == 0
+              : !now && ran == (int)n;
+}
+
+/* known_block_size (256, 1, 1) on every target: the CPU holds launches to
+ * it, naming each GPU target once (the sm_90 cubin and PTX are one), also
+ * for a launch queued on a stream. */
+static void run_limit_shape(void) {
+  static const struct fatbin_kernel k[] = {{"kern", "fill", NULL, 256, {256, 1, 1}, 0}};
+  void *blob;
+  void *m = load_module_for("RT_HOST_FIXTURE", "sm_90 sm_90.ptx gfx942", k, 1, &blob);
+  void *f = mgpuModuleGetFunction(m, "fill");
+  CHECK(f != NULL);
+  CHECK(refuses(f, 2, 1, 1, 256, 1, 1, 0, NULL, NULL));
+  CHECK(refuses(f, 1, 1, 1, 1024, 1, 1, 0, NULL,
+                "mgpuLaunchKernel: kernel 'fill' launched with 1024 threads per block; it was "
+                "compiled for at most 256 (sm_90, gfx942)"));
+  CHECK(refuses(f, 1, 1, 1, 128, 2, 1, 0, NULL,
+                "mgpuLaunchKernel: kernel 'fill' launched with block (128, 2, 1); it was "
+                "compiled for block (256, 1, 1) only (sm_90, gfx942)"));
+  void *s = mgpuStreamCreate();
+  CHECK(refuses(f, 1, 1, 1, 64, 1, 1, 0, s,
+                "mgpuLaunchKernel: kernel 'fill' launched with block (64, 1, 1); it was "
+                "compiled for block (256, 1, 1) only (sm_90, gfx942)"));
+  CHECK(refuses(f, 1, 1, 1, 256, 1, 1, 0, s, NULL));
+  mgpuStreamDestroy(s);
+  mgpuModuleUnload(m);
+  free(blob);
+}
+
+/* A target's own line wins over the module's, for that target alone. */
+static void run_limit_target_line(void) {
+  static const struct fatbin_kernel k[] = {{"kern", "fill", NULL, 1024, {0, 0, 0}, 0},
+                                           {"kern", "fill", "gfx942", 64, {0, 0, 0}, 0}};
+  void *blob;
+  void *m = load_module_for("RT_HOST_FIXTURE", "sm_90 gfx942", k, 2, &blob);
+  void *f = mgpuModuleGetFunction(m, "fill");
+  CHECK(refuses(f, 1, 1, 1, 8, 8, 1, 0, NULL, NULL));
+  CHECK(refuses(f, 1, 1, 1, 8, 16, 1, 0, NULL,
+                "mgpuLaunchKernel: kernel 'fill' launched with 128 threads per block; it was "
+                "compiled for at most 64 (gfx942)"));
+  mgpuModuleUnload(m);
+  free(blob);
+}
+
+/* Shared memory as each chip has it: 64 KiB on sm_75 and gfx90a, 227 KiB
+ * on sm_90; the kernel's 4096 static bytes count. The message names the
+ * targets that refuse with the first one's limit. */
+static void run_limit_shared(void) {
+  static const struct fatbin_kernel k[] = {{"kern", "fill", NULL, 1024, {0, 0, 0}, 4096}};
+  void *blob;
+  void *m = load_module_for("RT_HOST_FIXTURE", "sm_75 sm_90 gfx90a", k, 1, &blob);
+  void *f = mgpuModuleGetFunction(m, "fill");
+  CHECK(refuses(f, 1, 1, 1, 32, 1, 1, 61440, NULL, NULL));
+  CHECK(refuses(f, 1, 1, 1, 32, 1, 1, 61441, NULL,
+                "mgpuLaunchKernel: kernel 'fill' launched with 61441 bytes of dynamic shared "
+                "memory; with its 4096 static bytes that is 65537, more than the 65536 bytes "
+                "a block can have (sm_75, gfx90a)"));
+  mgpuModuleUnload(m);
+  free(blob);
+}
+
+/* Built for the host alone: its own line, and the limits every GPU has. */
+static void run_limit_host_only(void) {
+  static const struct fatbin_kernel k[] = {{"kern", "fill", NULL, 256, {0, 0, 0}, 0}};
+  void *blob;
+  void *m = load_module_for("RT_HOST_FIXTURE", "", k, 1, &blob);
+  void *f = mgpuModuleGetFunction(m, "fill");
+  CHECK(refuses(f, 1, 1, 1, 256, 1, 1, 0, NULL, NULL));
+  CHECK(refuses(f, 1, 1, 1, 512, 1, 1, 0, NULL,
+                "mgpuLaunchKernel: kernel 'fill' launched with 512 threads per block; it was "
+                "compiled for at most 256 (host)"));
+  CHECK(refuses(f, 1, 1, 1, 1, 1, 128, 0, NULL,
+                "mgpuLaunchKernel: kernel 'fill' launched with block (1, 1, 128); a block is "
+                "at most (1024, 1024, 64) (host)"));
+  CHECK(refuses(f, 1, 1, 65536, 1, 1, 1, 0, NULL,
+                "mgpuLaunchKernel: kernel 'fill' launched with grid (1, 1, 65536); a grid is "
+                "at most (2147483647, 65535, 65535) blocks (host)"));
+  mgpuModuleUnload(m);
+  free(blob);
 }
 
 static void run_missing_kernel(void) {
@@ -451,10 +596,14 @@ static const struct rt_test tests[] = {
     {"too_many_threads",
      run_too_many_threads,
      1,
-     {"gpucc: runtime error: mgpuLaunchKernel: cannot run kernel 'fill' on the CPU: 1025 "
-      "threads per block; the limit is 1024\n"},
+     {"gpucc: runtime error: mgpuLaunchKernel: kernel 'fill' launched with 1025 threads per "
+      "block; it was compiled for at most 1024 (sm_80)\n"},
      {"continued"},
      0},
+    {"limit_shape", run_limit_shape, 0, {0}, {"gpucc", "refused with"}, 0},
+    {"limit_target_line", run_limit_target_line, 0, {0}, {"gpucc", "refused with"}, 0},
+    {"limit_shared", run_limit_shared, 0, {0}, {"gpucc", "refused with"}, 0},
+    {"limit_host_only", run_limit_host_only, 0, {0}, {"gpucc", "refused with"}, 0},
     {"missing_kernel",
      run_missing_kernel,
      1,
@@ -488,7 +637,9 @@ static const struct rt_test tests[] = {
      0,
      {"gpucc: log: cuda: /nonexistent not found (from GPUCC_CUDA_LIBRARY)\n",
       "gpucc: log: using backend host, device 0 'CPU (",
-      "gpucc: log: module 'kern' (carries sm_80 host) on host: chose host shared object\n"},
+      "gpucc: log: module 'kern' (carries sm_80 host) on host: chose host shared object\n",
+      "gpucc: log: kernel 'fill' on sm_80: at most 1024 threads per block, any block shape, 0 "
+      "static bytes, at most 166912 bytes of shared memory\n"},
      {"runtime error"},
      0},
 };
