@@ -65,6 +65,13 @@ int frontend_workgroup_allocs(MlirModule module);
  * are assumed 256-byte aligned in the kernel (kernel_alignment.c). */
 void frontend_kernel_alignment(MlirModule module);
 
+/* Each memref argument of a kernel travels as one pointer (with its
+ * attributes, llvm.noalias included) and the parts of its layout the type
+ * leaves dynamic; parameters the kernel does not read go; every
+ * gpu.launch_func passes what its kernel takes (kernel_abi.c). Called by
+ * frontend_normalize, last. Returns 0 or -1 (reported). */
+int frontend_kernel_abi(MlirModule module);
+
 /* Checks every gpu.printf's format against its operands, as -Wformat does
  * but with errors: each conversion against its argument's type as written
  * (so before normalization promotes them), %s/%ls/%n and unknown

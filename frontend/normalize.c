@@ -339,5 +339,8 @@ int frontend_normalize(MlirModule module) {
     promote_printf_args(printfs[i]);
   free(printfs);
   frontend_kernel_alignment(module);
+  /* Last: the kernels' signatures are final only now. */
+  if (rc == 0)
+    rc = frontend_kernel_abi(module);
   return rc;
 }

@@ -1,12 +1,13 @@
 // A buffer straight from gpu.alloc is 256-byte aligned on every backend,
 // so a kernel every launch of which passes such buffers may use 16-byte
 // accesses where its offsets keep that alignment (vector<4xf32> at 4 * the
-// thread id): one ld/st.global.v4 each, as nvcc's float4. @other is also
+// thread id): one ld/st.global.v4 each, as nvcc's float4 (ld.global.nc.v4
+// in @copy4, whose two buffers are distinct allocations: noalias). @other is also
 // launched with a value that is not gpu.alloc's own result (a cast: gpucc
 // does not look through anything), so nothing is assumed there: four 4-byte
 // loads and stores.
 // TARGETS: sm_90
-// PTX: m sm_90 2 ld\.global\.v4\.b32
+// PTX: m sm_90 2 ld\.global(\.nc)?\.v4\.b32
 // PTX: m sm_90 2 st\.global\.v4\.b32
 // PTX: m sm_90 4 ld\.global\.b32
 // PTX: m sm_90 4 st\.global\.b32
