@@ -1,6 +1,8 @@
 /* cache.c: the device object cache; see cache.h for what and why.
  *
- * Layout: <dir>/<first two hex digits>/<key>.<part>. A hit refreshes the
+ * Layout: <dir>/<first two hex digits>/<key>.<part>, each file the content
+ * behind a header with its size and SHA-256 (checked on every read: a
+ * damaged entry is removed, with a warning, and compiled again). A hit refreshes the
  * entry's modification time, which is what trimming orders by. With a
  * remote cache (remote_cache.h) a local miss asks the server, and what it
  * has is stored here first, so later builds on this machine do not ask;
@@ -18,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,52 +162,159 @@ static void entry_name(char *out, size_t len, const char *key, const char *part)
   snprintf(out, len, "%s.%s", key, part);
 }
 
-/* A local miss: the remote's entry, verified, is renamed into place like a
- * compiled one, so concurrent builds never see half of it. */
+/* A local entry is its content behind a header that vouches for it, as
+ * ccache's do: a truncated, zeroed or bit-flipped file (a full disk, a
+ * crash, a bad sector, a copy gone wrong) is told from a good one before
+ * anything uses it.
+ *   offset 0   8 bytes  ENTRY_MAGIC
+ *   offset 8   u64 LE   content size
+ *   offset 16  32 bytes SHA-256 of the content
+ *   offset 48  content */
+#define ENTRY_MAGIC "GPUCCENT"
+#define ENTRY_HEADER (8 + 8 + FATBIN_SHA256_SIZE)
+
+static void put_u64(unsigned char *p, uint64_t v) {
+  for (int i = 0; i < 8; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++)
+    v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+/* Writes data as an entry to path (a temp name the caller renames). */
+static int write_entry(const char *path, const void *data, size_t size) {
+  unsigned char *buf = malloc(ENTRY_HEADER + size);
+  if (!buf)
+    return -1;
+  memcpy(buf, ENTRY_MAGIC, 8);
+  put_u64(buf + 8, size);
+  fatbin_sha256(data, size, buf + 16);
+  memcpy(buf + ENTRY_HEADER, data, size);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int rc = fd < 0 ? -1 : 0;
+  for (size_t done = 0; rc == 0 && done < ENTRY_HEADER + size;) {
+    ssize_t n = write(fd, buf + done, ENTRY_HEADER + size - done);
+    if (n <= 0)
+      rc = -1;
+    else
+      done += (size_t)n;
+  }
+  if (fd >= 0 && close(fd) != 0)
+    rc = -1;
+  free(buf);
+  return rc;
+}
+
+/* The whole file, malloc'ed, without a word on failure: the cache failing is
+ * never an error of the build. */
+static int read_quietly(const char *path, void **data, size_t *size) {
+  *data = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0)
+    return -1;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(*data = malloc((size_t)st.st_size + 1))) {
+    close(fd);
+    return -1;
+  }
+  size_t done = 0;
+  for (ssize_t n; done < (size_t)st.st_size; done += (size_t)n)
+    if ((n = read(fd, (char *)*data + done, (size_t)st.st_size - done)) <= 0)
+      break;
+  close(fd);
+  if (done != (size_t)st.st_size) {
+    free(*data);
+    *data = NULL;
+    return -1;
+  }
+  *size = done;
+  return 0;
+}
+
+enum entry_state { ENTRY_GOOD, ENTRY_MISSING, ENTRY_DAMAGED };
+
+/* Reads the entry at path; when good, *data (malloc'ed, the whole file) and
+ * *content point at its content of *size bytes. */
+static enum entry_state read_entry(const char *path, void **data, const void **content,
+                                   size_t *size) {
+  *data = NULL;
+  if (access(path, F_OK) != 0)
+    return ENTRY_MISSING;
+  size_t len;
+  if (read_quietly(path, data, &len) != 0)
+    return ENTRY_DAMAGED;
+  const unsigned char *p = *data;
+  unsigned char sum[FATBIN_SHA256_SIZE];
+  if (len < ENTRY_HEADER || memcmp(p, ENTRY_MAGIC, 8) != 0 || get_u64(p + 8) != len - ENTRY_HEADER)
+    return ENTRY_DAMAGED;
+  fatbin_sha256(p + ENTRY_HEADER, len - ENTRY_HEADER, sum);
+  if (memcmp(sum, p + 16, FATBIN_SHA256_SIZE) != 0)
+    return ENTRY_DAMAGED;
+  *content = p + ENTRY_HEADER;
+  *size = len - ENTRY_HEADER;
+  return ENTRY_GOOD;
+}
+
+/* A damaged entry is a miss: it goes, and the build compiles instead. */
+static void drop_damaged(const char *path) {
+  if (unlink(path) == 0 || errno == ENOENT)
+    diag_warning("damaged cache entry '%s' (removed)", path);
+  else
+    diag_warning("damaged cache entry '%s' (cannot remove it: %s)", path, strerror(errno));
+}
+
+/* Copies the file src into the cache as the entry at path, through a temp
+ * name unique per process (two gpucc runs may store the same entry at once),
+ * so that concurrent builds never see half of it. */
+static int store_local(const char *src, const char *path) {
+  char tmp[PATH_MAX + 160];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  void *data;
+  size_t size;
+  if (read_quietly(src, &data, &size) != 0)
+    return -1;
+  int rc = write_entry(tmp, data, size) == 0 && rename(tmp, path) == 0 ? 0 : -1;
+  free(data);
+  if (rc != 0)
+    unlink(tmp);
+  return rc;
+}
+
+/* A local miss: the remote's entry, verified by its own checksum, is stored
+ * here like a compiled one. */
 static int fetch_remote(const char *key, const char *part, const char *path) {
-  char sub[PATH_MAX + 8], name[CACHE_KEY_SIZE + 16], tmp[PATH_MAX + 160];
+  char sub[PATH_MAX + 8], name[CACHE_KEY_SIZE + 16], got[PATH_MAX + 160];
   snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
   if (mkdir(sub, 0755) != 0 && errno != EEXIST)
     return 0;
   entry_name(name, sizeof name, key, part);
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  if (remote_cache_get(name, tmp) == 0 && rename(tmp, path) == 0)
-    return 1;
-  unlink(tmp);
-  return 0;
+  snprintf(got, sizeof got, "%s.remote.%ld", path, (long)getpid());
+  int ok = remote_cache_get(name, got) == 0 && store_local(got, path) == 0;
+  unlink(got);
+  return ok;
 }
 
+/* Reads the whole entry, so that a damaged one is found while the build can
+ * still compile instead. */
 int cache_has(const char *key, const char *part) {
   if (!enabled)
     return 0;
   char path[PATH_MAX + 128];
   entry_path(path, sizeof path, key, part);
-  return access(path, R_OK) == 0 || (remote && fetch_remote(key, part, path));
-}
-
-static int copy_file(const char *src, const char *dest) {
-  int in = open(src, O_RDONLY | O_CLOEXEC);
-  if (in < 0)
-    return -1;
-  int out = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out < 0) {
-    close(in);
-    return -1;
-  }
-  char buf[1 << 16];
-  ssize_t n;
-  int rc = 0;
-  while ((n = read(in, buf, sizeof buf)) > 0)
-    if (write(out, buf, (size_t)n) != n) {
-      rc = -1;
-      break;
-    }
-  if (n < 0)
-    rc = -1;
-  close(in);
-  if (close(out) != 0)
-    rc = -1;
-  return rc;
+  void *data;
+  const void *content;
+  size_t size;
+  enum entry_state st = read_entry(path, &data, &content, &size);
+  free(data);
+  if (st == ENTRY_GOOD)
+    return 1;
+  if (st == ENTRY_DAMAGED)
+    drop_damaged(path);
+  return remote && fetch_remote(key, part, path);
 }
 
 int cache_fetch(const char *key, const char *part, const char *dest) {
@@ -212,26 +322,29 @@ int cache_fetch(const char *key, const char *part, const char *dest) {
     return -1;
   char path[PATH_MAX + 128];
   entry_path(path, sizeof path, key, part);
-  if (copy_file(path, dest) != 0)
-    return -1;
-  utimensat(AT_FDCWD, path, NULL, 0); /* most recently used now */
-  return 0;
+  void *data;
+  const void *content;
+  size_t size;
+  enum entry_state st = read_entry(path, &data, &content, &size);
+  if (st == ENTRY_DAMAGED)
+    drop_damaged(path);
+  int rc = st == ENTRY_GOOD ? tmp_write_file(dest, content, size) : -1;
+  free(data);
+  if (rc == 0)
+    utimensat(AT_FDCWD, path, NULL, 0); /* most recently used now */
+  return rc;
 }
 
 void cache_store(const char *key, const char *part, const char *src) {
   if (!enabled)
     return;
-  char sub[PATH_MAX + 8], path[PATH_MAX + 128], tmp[PATH_MAX + 160];
+  char sub[PATH_MAX + 8], path[PATH_MAX + 128];
   snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
   if (mkdir(sub, 0755) != 0 && errno != EEXIST)
     return;
   entry_path(path, sizeof path, key, part);
-  /* Unique per process: two gpucc runs may store the same entry at once. */
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  if (copy_file(src, tmp) != 0 || rename(tmp, path) != 0) {
-    unlink(tmp);
+  if (store_local(src, path) != 0)
     diag_warning("cannot store '%s' in the cache '%s'", src, dir);
-  }
   if (remote) {
     char name[CACHE_KEY_SIZE + 16];
     entry_name(name, sizeof name, key, part);

@@ -9,7 +9,8 @@
  * too (part "host", keyed by the whole program), so an unchanged input
  * costs only its parse. Entries are written to a
  * temp name and renamed, so concurrent gpucc processes never see half an
- * entry; the cache is kept under $GPUCC_CACHE_SIZE bytes (default 1 GiB) by
+ * entry; each carries its content's SHA-256, checked whenever it is read:
+ * a damaged entry is removed with a warning and compiled again; the cache is kept under $GPUCC_CACHE_SIZE bytes (default 1 GiB) by
  * removing the least recently used entries. GPUCC_REMOTE_CACHE adds a
  * shared HTTP level behind the local one (remote_cache.h). */
 #ifndef GPUCC_CACHE_H
@@ -32,10 +33,11 @@ void cache_key(const void *module_text, size_t text_size, const char *params,
                char key[CACHE_KEY_SIZE]);
 
 /* Copies the entry's file `part` ("dev", "lnk" or "host") to dest. Returns 0 on a
- * hit, -1 on a miss (silent). */
+ * hit, -1 on a miss (silent) or a damaged entry (removed, with a warning). */
 int cache_fetch(const char *key, const char *part, const char *dest);
-/* True when the entry has that part: locally, or fetched into the local
- * cache from the remote one now. */
+/* True when the entry has that part, verified: locally, or fetched into
+ * the local cache from the remote one now. A damaged local entry is
+ * removed, with a warning, and is a miss. */
 int cache_has(const char *key, const char *part);
 /* Stores the file src as the entry's part, locally and (unless read-only)
  * remotely. Failures are warnings only. */

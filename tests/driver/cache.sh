@@ -2,7 +2,8 @@
 # The device object cache: a second build compiles no device code, a
 # host-only change compiles no device code, a kernel change does, results
 # are identical with and without the cache, the CUDA toolkit keys only NVIDIA
-# code, concurrent builds are safe, and the size limit holds. Usage: cache.sh GPUCC PROGRAM.mlir
+# code, concurrent builds are safe, the size limit holds, and damaged entries
+# are found, removed and compiled again. Usage: cache.sh GPUCC PROGRAM.mlir
 set -eu
 gpucc=$1 prog=$2
 work=$(mktemp -d)
@@ -87,5 +88,37 @@ echo keep >"$work/beside/c/ab/ab-not-an-entry"
 GPUCC_CACHE_DIR="$work/beside/c" GPUCC_CACHE_SIZE=1 "$gpucc" $flags p.mlir -o c4 2>/dev/null
 check trim_spares_others sh -c "test -f '$work/beside/user.txt' && test -f '$work/beside/c/ab/notes.txt' && test -f '$work/beside/c/ab/ab-not-an-entry'"
 check trim_still_trims sh -c "! find '$work/beside/c' -name '*.dev' | grep -q ."
+
+# A damaged entry is a miss: each kind (device file, finished object, host
+# object) damaged each way (cut short, zeroed, bytes changed in the middle)
+# gives one warning per entry, a build identical to a clean one, and good
+# entries again (the next build fetches everything and says nothing).
+export GPUCC_CACHE_DIR="$work/cache_d"
+"$gpucc" $flags p.mlir -o d0 2>/dev/null
+damage() { # damage HOW FILE
+  size=$(wc -c <"$2")
+  case $1 in
+  cut) head -c $((size / 2)) "$2" >"$2.cut" && mv "$2.cut" "$2" ;;
+  zero) head -c "$size" /dev/zero >"$2" ;;
+  flip) printf '\001\002\003\004\005\006\007\010' |
+    dd of="$2" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null ;;
+  esac
+}
+for part in dev lnk host; do
+  entries=$(find "$work/cache_d" -name "*.$part" | sort)
+  [ -n "$entries" ] || continue # no ptxas: no finished objects
+  n=$(echo "$entries" | wc -l)
+  for how in cut zero flip; do
+    for e in $entries; do damage "$how" "$e"; done
+    "$gpucc" $flags p.mlir -o "d_$part$how" 2>"log_d_$part$how" && rc=0 || rc=$?
+    check "damaged_${part}_$how" sh -c "test $rc -eq 0 &&
+      test \$(grep -c \"warning: damaged cache entry '.*\\.$part' (removed)\" log_d_$part$how) -eq $n &&
+      cmp -s d_$part$how app1"
+    again=log_d_$part${how}_again
+    "$gpucc" $flags p.mlir -o "d_$part${how}_again" 2>"$again"
+    check "repaired_${part}_$how" sh -c "! grep -q warning $again &&
+      test $(compiled "$again") -eq 0 && test $(host_compiled "$again") -eq 0"
+  done
+done
 
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
