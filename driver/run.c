@@ -135,6 +135,19 @@ static void collect_kernels(struct unit *u, size_t m, struct objects *ob) {
 }
 
 /* Reads the objects compiled for module m (all targets) from the job files. */
+/* Nothing a tool wrote is shipped unchecked: a tool that exits 0 after
+ * writing garbage (or another chip's code) fails the build here, naming
+ * it, instead of the program at run time (fatbin_check_object: the ELF
+ * machine and chip of cubins, hsacos and host objects). */
+static int check_output(const char *tool, const struct fatbin_entry *e) {
+  char err[512];
+  if (fatbin_check_object(e, e->data, e->size, err, sizeof err) == 0)
+    return 0;
+  const char *why = strncmp(err, "fatbin: ", 8) == 0 ? err + 8 : err;
+  return diag_error("'%s' wrote an invalid %s for %s (%s)", tool, fatbin_format_name(e->format),
+                    e->target, why);
+}
+
 static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct objects *ob) {
   const struct options *o = p->opts;
   for (size_t t = 0; t < o->ntargets; t++) {
@@ -147,9 +160,13 @@ static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct obj
     if (linked) {
       if (tmp_read_file(linked, &buf, &size) != 0)
         return -1;
-      *objects_add(ob, buf) = (struct fatbin_entry){
-          unit_module(u, m), (enum fatbin_vendor)k->fatbin_vendor, tg->id,
-          (enum fatbin_format)k->finished_format, buf, size, tg->features};
+      struct fatbin_entry e = {unit_module(u, m), (enum fatbin_vendor)k->fatbin_vendor, tg->id,
+                               (enum fatbin_format)k->finished_format, buf, size, tg->features};
+      if (check_output(k->finish_tool, &e) != 0) {
+        free(buf);
+        return -1;
+      }
+      *objects_add(ob, buf) = e;
     }
     if (k->device_format < 0)
       continue; /* only the finished object ships */
@@ -157,9 +174,14 @@ static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct obj
       return -1;
     /* PTX goes in with its NUL (device_nul): the driver's JIT wants a C
      * string, and tmp_read_file leaves one after the data. */
-    *objects_add(ob, buf) = (struct fatbin_entry){
-        unit_module(u, m), (enum fatbin_vendor)k->fatbin_vendor, tg->id,
-        (enum fatbin_format)k->device_format, buf, size + (k->device_nul ? 1 : 0), tg->features};
+    struct fatbin_entry e = {unit_module(u, m), (enum fatbin_vendor)k->fatbin_vendor, tg->id,
+                             (enum fatbin_format)k->device_format, buf,
+                             size + (k->device_nul ? 1 : 0), tg->features};
+    if (k->device_tool && check_output(k->device_tool, &e) != 0) {
+      free(buf);
+      return -1;
+    }
+    *objects_add(ob, buf) = e;
   }
   return 0;
 }

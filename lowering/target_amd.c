@@ -141,6 +141,7 @@ const struct target_kind target_kind_amd = {
     .device_suffix = ".hsaco",
     .device_stage = "hsaco",
     .device_format = FATBIN_FORMAT_HSACO,
+    .device_tool = "ld.lld",
     .prepare = prepare,
     .op_requirement = op_requirement,
     .takes_features = 1,

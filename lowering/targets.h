@@ -42,6 +42,9 @@ struct target_kind {
   const char *finished_stage;  /* "cubin", or NULL */
   int finished_format;         /* enum fatbin_format */
   const char *finish_tool;     /* "ptxas": names the job */
+  /* The tool that writes the shipped device file inside the device job
+   * (AMD: ld.lld links the hsaco), for messages; NULL when LLVM writes it. */
+  const char *device_tool;
   /* Its code depends on the CUDA toolkit found (the PTX ISA it may use,
    * ptxas and its options): only then is ptxas asked its version, and only
    * then does that version key the cache. */

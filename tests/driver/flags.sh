@@ -295,6 +295,28 @@ check contract_fmad_false cmp -s c_off/contract-m-sm_90.ptx c_fmad_false/contrac
 "$gpucc" -ffp-contract=sometimes --emit=ptx contract.mlir 2>err && rc=0 || rc=$?
 check contract_bad_value sh -c "test $rc -ne 0 && grep -q \"invalid argument 'sometimes' to -ffp-contract=\" err"
 
+# A tool that exits 0 after writing garbage, or another chip's code, fails
+# the build, naming tool, format and target, and leaves no output: a ptxas
+# that writes 4 KiB of random bytes; one that writes a cubin for sm_80.
+mkdir -p badcuda/bin
+cat >badcuda/bin/ptxas <<'EOF2'
+#!/bin/sh
+if [ "$1" = --version ]; then echo "Cuda compilation tools, release 12.8, V12.8.93"; exit 0; fi
+while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done
+case $BAD_PTXAS in
+random) head -c 4096 /dev/urandom >"$out" ;;
+sm80)
+  { printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\002\000\276\000\001\000\000\000'
+    head -c 24 /dev/zero; printf '\004\120\000\006'; head -c 12 /dev/zero; } >"$out" ;;
+esac
+EOF2
+chmod +x badcuda/bin/ptxas
+BAD_PTXAS=random "$gpucc" --cuda-path=badcuda --offload-arch=sm_90 "$prog" -o bad_app 2>err && rc=0 || rc=$?
+check bad_tool_output sh -c "test $rc -eq 1 && grep -q \"error: 'ptxas' wrote an invalid cubin for sm_90 (.* is not an ELF file)\" err && test ! -e bad_app"
+BAD_PTXAS=sm80 "$gpucc" --cuda-path=badcuda --offload-arch=sm_90 "$prog" -o bad_app 2>err && rc=0 || rc=$?
+check wrong_chip_tool_output sh -c "test $rc -eq 1 && grep -q \"wrote an invalid cubin for sm_90 (.* is for sm_80 \" err && test ! -e bad_app"
+check bad_tool_no_temps no_temps
+
 # gpucc.1 comes from the option table
 "$gpucc" --print-man-page >gpucc.1
 check man_page sh -c "grep -q '^.TH GPUCC 1' gpucc.1 && grep -q 'offload\\\\-arch' gpucc.1 && grep -q 'fatbin\\\\-compress' gpucc.1"

@@ -13,7 +13,8 @@ export TMPDIR="$work/tmp" GPUCC_CACHE_DIR="$work/cache"
 fails=0
 
 # A CUDA "toolkit" whose ptxas says it is CUDA 12.8, logs its arguments and
-# writes its input as the "cubin".
+# writes a "cubin" that is an ELF header for EM_CUDA, sm_90, and the PTX
+# (gpucc checks that a cubin is such an ELF file before bundling it).
 cat >"$work/cuda/bin/ptxas" <<'PTXAS'
 #!/bin/sh
 if [ "$1" = --version ]; then echo "Cuda compilation tools, release 12.8, V12.8.93"; exit 0; fi
@@ -23,7 +24,13 @@ while [ $# -gt 0 ]; do
   case $1 in -o) out=$2; shift ;; *.ptx) in=$1 ;; esac
   shift
 done
-cp "$in" "$out"
+{
+  printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\002\000\276\000\001\000\000\000'
+  head -c 24 /dev/zero
+  printf '\004\132\000\006'
+  head -c 12 /dev/zero
+  cat "$in"
+} >"$out"
 PTXAS
 chmod +x "$work/cuda/bin/ptxas"
 export FAKE_PTXAS_LOG="$work/ptxas.log"
