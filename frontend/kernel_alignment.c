@@ -11,17 +11,22 @@
  * `memref.assume_alignment %arg, 256`, which LLVM turns into an alignment
  * assumption: accesses at offsets that keep the alignment (4 * thread id
  * floats, say) become 16-byte vector loads and stores, as nvcc's float4
- * accesses are. Nothing is assumed of arguments some launch passes anything
- * else (a subview, a cast, a function argument). */
+ * accesses are. A memref.alloc or alloca with an `alignment` gives that
+ * alignment the same way (the host target runs kernels on host memory); the
+ * least over all launches is assumed. Nothing is assumed of arguments some
+ * launch passes anything else (a subview, a cast, a function argument). */
 #include "frontend.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* What gpu.alloc guarantees on every backend (runtime/backend_*.c). */
 #define GPU_ALLOC_ALIGN 256
+/* Less tells LLVM nothing a 4-byte element does not. */
+#define MIN_USEFUL_ALIGN 8
 
 /* gpu.launch_func's operand segments in LLVM 22: async dependencies, grid
  * x/y/z, block x/y/z, cluster x/y/z, dynamic shared memory size, kernel
@@ -64,10 +69,21 @@ static MlirValue kernel_operand(MlirOperation launch, intptr_t arg) {
   return mlirOperationGetOperand(launch, first + arg);
 }
 
-/* A buffer as gpu.alloc made it: its first result, nothing in between. */
-static int whole_gpu_alloc(MlirValue v) {
-  return !mlirValueIsNull(v) && mlirValueIsAOpResult(v) && mlirOpResultGetResultNumber(v) == 0 &&
-         frontend_op_is(mlirOpResultGetOwner(v), "gpu.alloc");
+/* The alignment a buffer is known to start at, as its allocation made it
+ * (its first result, nothing in between): GPU_ALLOC_ALIGN for gpu.alloc,
+ * the `alignment` a memref.alloc or alloca asks for; else 0. */
+static uint64_t known_alignment(MlirValue v) {
+  if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v) || mlirOpResultGetResultNumber(v) != 0)
+    return 0;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (frontend_op_is(def, "gpu.alloc"))
+    return GPU_ALLOC_ALIGN;
+  if (!frontend_op_is(def, "memref.alloc") && !frontend_op_is(def, "memref.alloca"))
+    return 0;
+  MlirAttribute a = mlirOperationGetAttributeByName(def, ref("alignment"));
+  return mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)
+             ? 0
+             : (uint64_t)mlirIntegerAttrGetValueInt(a);
 }
 
 /* Identity layout, default memory space: what gpu.alloc returns. */
@@ -76,13 +92,13 @@ static int plain_memref(MlirType t) {
          mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t));
 }
 
-static void assume_aligned(MlirOperation kernel, MlirValue arg) {
+static void assume_aligned(MlirOperation kernel, MlirValue arg, uint64_t bytes) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   MlirOperation first = mlirBlockGetFirstOperation(entry);
   MlirContext ctx = mlirOperationGetContext(kernel);
   MlirNamedAttribute align = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, ref("alignment")),
-      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), GPU_ALLOC_ALIGN));
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), (int64_t)bytes));
   MlirValue aligned = frontend_op_before(first, "memref.assume_alignment", 1, &arg,
                                          mlirValueGetType(arg), 1, &align);
   if (mlirValueIsNull(aligned))
@@ -99,15 +115,17 @@ static void align_kernel(MlirOperation mod, MlirOperation kernel, MlirOperation 
     MlirValue arg = mlirBlockGetArgument(entry, a);
     if (!plain_memref(mlirValueGetType(arg)) || mlirValueIsNull(arg))
       continue;
-    size_t seen = 0, aligned = 0;
+    uint64_t least = 0;
     for (size_t l = 0; l < nlaunches; l++) {
       if (!launches(launch_ops[l], mname, kname))
         continue;
-      seen++;
-      aligned += whole_gpu_alloc(kernel_operand(launch_ops[l], a));
+      uint64_t known = known_alignment(kernel_operand(launch_ops[l], a));
+      least = least == 0 || known < least ? known : least;
+      if (least == 0)
+        break;
     }
-    if (seen > 0 && aligned == seen)
-      assume_aligned(kernel, arg);
+    if (least >= MIN_USEFUL_ALIGN)
+      assume_aligned(kernel, arg, least);
   }
 }
 

@@ -7,10 +7,13 @@
 // does not look through anything), so nothing is assumed there: four 4-byte
 // loads and stores.
 // TARGETS: sm_90
-// PTX: m sm_90 2 ld\.global(\.nc)?\.v4\.b32
-// PTX: m sm_90 2 st\.global\.v4\.b32
-// PTX: m sm_90 4 ld\.global\.b32
-// PTX: m sm_90 4 st\.global\.b32
+// A memref.alloc that asks for 64-byte alignment gives @host64 the same
+// (the host target runs kernels on such buffers); one that asks nothing
+// gives @host4 nothing.
+// PTX: m sm_90 3 ld\.global(\.nc)?\.v4\.b32
+// PTX: m sm_90 3 st\.global\.v4\.b32
+// PTX: m sm_90 8 ld\.global\.b32
+// PTX: m sm_90 8 st\.global\.b32
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @copy4(%a: memref<?xf32>, %o: memref<?xf32>) kernel {
@@ -39,6 +42,24 @@ module attributes {gpu.container_module} {
       vector.store %w, %a[%i] : memref<?xf32>, vector<4xf32>
       gpu.return
     }
+    gpu.func @host64(%a: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %i = arith.muli %t, %c4 : index
+      %v = vector.load %a[%i] : memref<?xf32>, vector<4xf32>
+      %w = arith.addf %v, %v : vector<4xf32>
+      vector.store %w, %a[%i] : memref<?xf32>, vector<4xf32>
+      gpu.return
+    }
+    gpu.func @host4(%a: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %i = arith.muli %t, %c4 : index
+      %v = vector.load %a[%i] : memref<?xf32>, vector<4xf32>
+      %w = arith.addf %v, %v : vector<4xf32>
+      vector.store %w, %a[%i] : memref<?xf32>, vector<4xf32>
+      gpu.return
+    }
   }
   func.func @main() {
     %c1 = arith.constant 1 : index
@@ -53,6 +74,12 @@ module attributes {gpu.container_module} {
     gpu.launch_func @m::@other blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<?xf32>)
     gpu.launch_func @m::@other blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%c : memref<?xf32>)
     gpu.dealloc %st : memref<256xf32>
+    %h64 = memref.alloc(%c256) {alignment = 64} : memref<?xf32>
+    %h4 = memref.alloc(%c256) : memref<?xf32>
+    gpu.launch_func @m::@host64 blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%h64 : memref<?xf32>)
+    gpu.launch_func @m::@host4 blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%h4 : memref<?xf32>)
+    memref.dealloc %h64 : memref<?xf32>
+    memref.dealloc %h4 : memref<?xf32>
     gpu.dealloc %a : memref<?xf32>
     gpu.dealloc %o : memref<?xf32>
     return

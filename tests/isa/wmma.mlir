@@ -13,9 +13,34 @@
 // PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.mma\.sync\.aligned\.row\.col\.m16n16k16\.f32\.f32
 // PTX: tiles sm_80,sm_90,sm_90a 1 wmma\.store\.d\.sync\.aligned\.col\.m16n16k16\.global\.f32
 // PTX: tiles sm_80,sm_90,sm_90a none wmma\.(load|store)\.[a-d]\.sync\.aligned\.[a-z]+\.m16n16k16\.f
+// Module @staged loads its tiles from workgroup memory: the .shared forms,
+// with the array's 32-bit address; its result goes out by .global.
+// PTX: staged sm_80,sm_90 1 wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.shared\.f16
+// PTX: staged sm_80,sm_90 1 wmma\.load\.b\.sync\.aligned\.row\.m16n16k16\.shared\.f16
+// PTX: staged sm_80,sm_90 1 wmma\.store\.d\.sync\.aligned\.row\.m16n16k16\.global\.f16
 // PTX: tiles sm_80 some add(\.rn)?\.f32
 // PTX: tiles sm_80 some max\.NaN\.f32
 module attributes {gpu.container_module} {
+  gpu.module @staged {
+    gpu.func @k(%a: memref<16x16xf16>, %d: memref<16x16xf16>)
+        workgroup(%s: memref<16x16xf16, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %t = gpu.thread_id x
+      %v = memref.load %a[%c0, %t] : memref<16x16xf16>
+      memref.store %v, %s[%c0, %t] : memref<16x16xf16, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %A = gpu.subgroup_mma_load_matrix %s[%c0, %c0] {leadDimension = 16 : index}
+          : memref<16x16xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "AOp">
+      %B = gpu.subgroup_mma_load_matrix %s[%c0, %c0] {leadDimension = 16 : index}
+          : memref<16x16xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "BOp">
+      %C = gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<16x16xf16, "COp">
+      %R = gpu.subgroup_mma_compute %A, %B, %C : !gpu.mma_matrix<16x16xf16, "AOp">,
+          !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf16, "COp">
+      gpu.subgroup_mma_store_matrix %R, %d[%c0, %c0] {leadDimension = 16 : index}
+          : !gpu.mma_matrix<16x16xf16, "COp">, memref<16x16xf16>
+      gpu.return
+    }
+  }
   gpu.module @tiles {
     gpu.func @mma(%a: memref<16x16xf16>, %b: memref<16x16xf16>, %c: memref<16x16xf32>,
                   %d: memref<16x16xf32>) kernel {
