@@ -29,6 +29,12 @@ void frontend_set_activity(const char *what);
  * the errors were reported. */
 int frontend_parse(const char *path, MlirModule *out);
 
+/* Reads MLIR bytecode at path in a forked child, which writes the module as
+ * text (locations included) to a temp file: *text_path, whose diagnostics
+ * name `shown`. Returns 0, or -1 after `shown: error: invalid MLIR bytecode
+ * (...)` (bytecode.c). */
+int frontend_bytecode_to_text(const char *path, const char *shown, const char **text_path);
+
 /* Applies a transform schedule (then erases it), bufferizes tensor code and
  * turns linalg ops into loops: the steps that decide what the kernels are.
  * Called by frontend_normalize first. Returns 0 or -1 (reported). */

@@ -1,7 +1,8 @@
 /* parse.c: reading one input file into a verified module.
  *
- * MLIR's parser accepts both text and bytecode and verifies after parsing;
- * its errors arrive through the diagnostic handler in context.c. What MLIR
+ * MLIR's parser verifies after parsing; its errors arrive through the
+ * diagnostic handler in context.c. Bytecode is turned into text in a child
+ * process first (bytecode.c). What MLIR
  * would silently accept but a user would not mean, an empty file, is an
  * error here, and so is nesting deeper than NESTING_LIMIT. */
 #include "frontend.h"
@@ -74,7 +75,7 @@ static int too_deep(const char *data, size_t size, unsigned *line, unsigned *col
   return 0;
 }
 
-/* MLIR bytecode starts with "ML\xefR"; it has no brackets to count. */
+/* MLIR bytecode starts with "ML\xefR" (bytecode.c reads it). */
 static int is_bytecode(const char *data, size_t size) {
   return size >= 4 && memcmp(data, "ML\xefR", 4) == 0;
 }
@@ -134,9 +135,15 @@ int frontend_parse(const char *path, MlirModule *out) {
   size_t n;
   if (tmp_read_file(path, &data, &n) != 0)
     return -1;
+  if (is_bytecode(data, n)) {
+    free(data);
+    /* Read in a child; what comes back is text, checked as text below. */
+    if (frontend_bytecode_to_text(path, shown, &path) != 0 || tmp_read_file(path, &data, &n) != 0)
+      return -1;
+  }
   int blank = is_blank(data, n);
   unsigned line = 0, col = 0;
-  int deep = !blank && !is_bytecode(data, n) && too_deep(data, n, &line, &col);
+  int deep = !blank && too_deep(data, n, &line, &col);
   free(data);
   if (blank) {
     diag_at(DIAG_ERROR, shown, 1, 1, "empty input: no operations to compile");

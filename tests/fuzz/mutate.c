@@ -2,7 +2,8 @@
  *
  *   mutate KIND SEED < program.mlir > mutant.mlir
  *
- * KIND is one of flip, delete, dupline, swap, deep, longid; SEED picks
+ * KIND is one of flip, delete, dupline, swap, deep, longid, and for
+ * bytecode truncate and varint (flip and delete are byte-level too); SEED picks
  * where and how, so that the same (input, KIND, SEED) always gives the
  * same mutant and a finding reproduces from the line fuzz.sh prints. The
  * mutations are the ones that found bugs before (issue 13): random bytes,
@@ -56,7 +57,7 @@ static size_t line_start(const char *s, size_t n) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: mutate flip|delete|dupline|swap|deep|longid SEED < in > out\n");
+    fprintf(stderr, "usage: mutate flip|delete|dupline|swap|deep|longid|truncate|varint SEED < in > out\n");
     return 2;
   }
   const char *kind = argv[1];
@@ -80,6 +81,19 @@ int main(int argc, char **argv) {
     for (size_t k = 1 + below(4); k > 0; k--) {
       size_t i = below(n);
       s[i] = next() & 1 ? (char)(s[i] ^ (1u << below(8))) : (char)below(256);
+    }
+    put(s, n);
+  } else if (strcmp(kind, "truncate") == 0) {
+    /* Cut short anywhere after the first 4 bytes (bytecode's magic). */
+    put(s, n > 4 ? 4 + below(n - 4) : n);
+  } else if (strcmp(kind, "varint") == 0) {
+    /* 1 to 3 runs of 0xff or 0x80 bytes: bytecode's varints (lengths,
+     * counts, offsets) then read as huge numbers or never end. */
+    for (size_t k = 1 + below(3); k > 0; k--) {
+      size_t i = below(n), len = 1 + below(9);
+      char b = next() & 1 ? (char)0xff : (char)0x80;
+      for (size_t j = i; j < n && j < i + len; j++)
+        s[j] = b;
     }
     put(s, n);
   } else if (strcmp(kind, "delete") == 0) {
