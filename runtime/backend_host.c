@@ -29,6 +29,7 @@
 struct host_function {
   struct host_function *next;
   char *name;
+  char *module; /* the gpu.module's name, or NULL: for fault reports */
   struct rt_host_kernel kernel;
   const uint32_t *params; /* K__gpucc_params: count, then each size */
 };
@@ -123,6 +124,7 @@ static int host_module_unload(void *module, struct rt_err *e) {
   for (struct host_function *f = m->functions, *next; f; f = next) {
     next = f->next;
     free(f->name);
+    free(f->module);
     free(f);
   }
   dlclose(m->dl);
@@ -175,11 +177,20 @@ static int host_module_function(void *module, const char *name, void **function,
     rt_log("host kernel '%s' runs its threads on fibers: %s", name, why ? why : "(no reason given)");
   f->kernel.shared_bytes = m->shared_bytes;
   f->name = copy;
+  f->kernel.name = copy;
   f->next = m->functions;
   m->functions = f;
   *function = f;
   pthread_mutex_unlock(&m->lock);
   return 0;
+}
+
+/* Out of memory leaves the module out of a fault report, no more. */
+static void host_function_module(void *function, const char *module) {
+  struct host_function *f = function;
+  if (f->module || !*module || !(f->module = strdup(module)))
+    return;
+  f->kernel.module = f->module;
 }
 
 /* A launch queued on a stream, with its own copy of the arguments. */
@@ -440,6 +451,7 @@ const struct rt_backend rt_backend_host = {
     .module_load_jit = host_module_load_jit,
     .module_unload = host_module_unload,
     .module_function = host_module_function,
+    .function_module = host_function_module,
     .launch = host_launch,
     .launch_cluster = NULL,
     .stream_create = host_stream_create,

@@ -9,6 +9,7 @@
  * (`self`), so blocks never share anything but the kernel's global memory. */
 #include "host_exec.h"
 
+#include "host_fault.h"
 #include "host_fiber.h"
 #include "rt.h"
 
@@ -48,6 +49,8 @@ struct worker {
   struct gpucc_host_lane *lanes; /* one per thread */
   struct warp_state *warps; /* one per warp */
   unsigned capacity;        /* threads in ctxs/done/sp/lanes/warps */
+  int altstack_checked;     /* rt_host_altstack_add was called */
+  void *altstack;           /* what it returned, released with the rest */
 };
 
 /* A grid in flight, published to the workers. */
@@ -138,6 +141,7 @@ static void worker_release(void *arg) {
   free(w->lanes);
   free(w->warps);
   rt_fiber_release(&w->fibers);
+  rt_host_altstack_release(w->altstack);
   memset(w, 0, sizeof *w);
 }
 
@@ -181,8 +185,13 @@ static int run_block(struct worker *w, struct launch *l, unsigned long index) {
   }
   base.shared = w->shared;
   base.scratch = w->scratch;
+  /* For a fault inside the kernel (host_fault.c): three stores per block
+   * (work_on set the grid). */
+  rt_host_running.block = index;
   if (k->block) {
+    rt_host_running.kernel = k;
     k->block(g->params, &base);
+    rt_host_running.kernel = NULL;
     return 0;
   }
   if (rt_fiber_reserve(&w->fibers, n) != 0)
@@ -204,7 +213,12 @@ static int run_block(struct worker *w, struct launch *l, unsigned long index) {
     c->tid[2] = t / (g->block[0] * g->block[1]);
     c->sched = &fb;
   }
+  rt_host_running.fibers = &fb;
+  rt_host_running.ctxs = w->ctxs;
+  rt_host_running.kernel = k;
   rt_fiber_run(&fb, &w->fibers);
+  rt_host_running.kernel = NULL;
+  rt_host_running.fibers = NULL;
   return 0;
 }
 
@@ -216,7 +230,12 @@ static void work_on(struct launch *l) {
   unsigned long chunk = l->nblocks / ((unsigned long)rt_host_workers() * 16);
   if (chunk < 1)
     chunk = 1;
+  if (!self.altstack_checked) {
+    self.altstack = rt_host_altstack_add();
+    self.altstack_checked = 1;
+  }
   running = l;
+  rt_host_running.grid = l->grid;
   for (;;) {
     unsigned long first = atomic_fetch_add(&l->next, chunk);
     if (first >= l->nblocks || atomic_load_explicit(&l->failed, memory_order_relaxed))
@@ -263,6 +282,7 @@ static void *worker_main(void *arg) {
 }
 
 static void start_pool(void) {
+  rt_host_faults_install();
   pthread_key_create(&self_key, worker_release);
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   const char *env = getenv("GPUCC_HOST_THREADS");

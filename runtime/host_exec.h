@@ -26,6 +26,9 @@ struct rt_host_kernel {
   rt_host_entry block;  /* runs a whole block; NULL: run threads on fibers */
   uint64_t shared_bytes;
   uint64_t scratch_bytes; /* per thread, for the block entry (ctx->scratch) */
+  /* For the message when the kernel faults (host_fault.h); NULL:
+   * "?". Must outlive every launch of the kernel. */
+  const char *name, *module;
 };
 
 struct rt_host_grid {

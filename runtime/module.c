@@ -488,6 +488,8 @@ static struct rt_function *rt_function_add(struct rt_module *m, const struct rt_
       failed = 1;
     } else {
       memcpy(f->name, name, len + 1);
+      if (b->function_module)
+        b->function_module(f->handle, rt_module_label(m));
       f->limits = limits;
       f->nlimits = m->ntargets;
       rt_function_limits(m, b, f);

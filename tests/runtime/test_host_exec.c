@@ -11,10 +11,14 @@
  * over 1024 threads is refused with a message and a grid with a zero
  * dimension runs nothing. CMakeLists.txt runs the scenarios with
  * GPUCC_HOST_THREADS=1 and =4, so that blocks also run concurrently. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "host_test.h"
 
@@ -340,6 +344,116 @@ static void run_zero_grid(void) {
   CHECK(atomic_load(&g_ran) == 0);
 }
 
+/* ---- faults inside kernels (host_fault.c) ---- */
+
+/* A page nobody may touch: a store there is a SIGSEGV at that address,
+ * also under the sanitizers (an address merely far away may be one of
+ * their mappings). Made before any kernel runs. */
+static volatile int *forbidden;
+
+static void make_forbidden(void) {
+  void *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(p != MAP_FAILED);
+  forbidden = p;
+}
+
+static void far_store(void) { *forbidden = 1; }
+
+/* Stores of different OS threads at one address would be a race to TSan. */
+static void far_store_at(unsigned i) { forbidden[i % 1024] = 1; }
+
+static void run_named(rt_host_entry thread, rt_host_entry block, unsigned blocks, unsigned threads) {
+  struct rt_host_kernel k = {.thread = thread, .block = block, .name = "faulty", .module = "engine"};
+  struct rt_host_grid g = {.grid = {blocks, 1, 1}, .block = {threads, 1, 1}};
+  char err[256];
+  make_forbidden();
+  rt_host_run(&k, &g, err, sizeof err);
+  CHECK(!"the fault ended the program");
+}
+
+static void fault_thread(void **params, struct gpucc_host_ctx *c) {
+  (void)params;
+  if (c->ctaid[0] == 3 && c->tid[0] == 17)
+    far_store();
+}
+
+/* On fibers (no block entry) the runtime knows which thread faulted. */
+static void run_fault_fiber(void) { run_named(fault_thread, NULL, 8, 32); }
+
+static void fault_block(void **params, struct gpucc_host_ctx *c) {
+  (void)params;
+  for (unsigned t = 0; t < c->ntid[0]; t++)
+    if (c->ctaid[0] == 2 && t == 5)
+      far_store();
+}
+
+/* A block entry runs all its threads: only the block is named. */
+static void run_fault_block(void) { run_named(fault_thread, fault_block, 8, 32); }
+
+/* Every thread of every block faults, on several workers at once: one line. */
+static void fault_all(void **params, struct gpucc_host_ctx *c) {
+  (void)params;
+  far_store_at(c->ctaid[0]);
+}
+
+static void run_fault_everywhere(void) { run_named(fault_all, NULL, 64, 64); }
+
+static __attribute__((noinline)) unsigned deep(volatile char *up, unsigned n) {
+  volatile char frame[512];
+  frame[0] = (char)n;
+  frame[511] = up[0];
+  return n ? deep(frame, n - 1) + (unsigned)frame[511] : (unsigned)frame[0];
+}
+
+static void overflow_thread(void **params, struct gpucc_host_ctx *c) {
+  (void)params;
+  char top = 0;
+  if (c->tid[0] == 5)
+    deep(&top, 1u << 20);
+}
+
+/* A stack overflow in a fiber (64 KiB stacks) is reported too: the handler
+ * runs on the worker's alternate signal stack. */
+static void run_fault_stack(void) { run_named(overflow_thread, NULL, 1, 8); }
+
+static void nothing_thread(void **params, struct gpucc_host_ctx *c) { (void)params, (void)c; }
+
+/* A fault in the program's own code, once the engine has started: the
+ * default action, as without the runtime (status 128 + SIGSEGV). */
+static void run_fault_outside(void) {
+  unsigned grid[3] = {4, 1, 1}, block[3] = {8, 1, 1};
+  make_forbidden();
+  host_run(nothing_thread, NULL, 0, grid, block, 0, NULL);
+  far_store();
+}
+
+/* ASan and TSan report a SEGV outside kernels themselves (as they would
+ * without the runtime) and exit with their own status. */
+static int under_sanitizer(void) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return 1;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  return 1;
+#endif
+#endif
+  return 0;
+}
+
+static void own_handler(int sig) {
+  (void)sig;
+  static const char msg[] = "the program's own handler\n";
+  write(2, msg, sizeof msg - 1);
+  _exit(3);
+}
+
+/* The program's handler installed before the engine started still gets
+ * the faults outside kernels. */
+static void run_fault_chained(void) {
+  signal(SIGSEGV, own_handler);
+  run_fault_outside();
+}
+
 static const struct rt_test tests[] = {
     {"grid", run_grid, 0, {"blocks ran on"}, {"rt_host_run"}, 0},
     {"barrier", run_barrier, 0, {0}, {"stale"}, 0},
@@ -352,6 +466,33 @@ static const struct rt_test tests[] = {
      {"CHECK"},
      0},
     {"zero_grid", run_zero_grid, 0, {0}, {"CHECK"}, 0},
+    {"fault_fiber",
+     run_fault_fiber,
+     1,
+     {"gpucc: kernel 'faulty' (module engine): illegal memory access at 0x",
+      " in block (3,0,0) thread (17,0,0)\n"},
+     {"CHECK"},
+     0},
+    {"fault_block",
+     run_fault_block,
+     1,
+     {"gpucc: kernel 'faulty' (module engine): illegal memory access at 0x", " in block (2,0,0)\n"},
+     {"CHECK", "thread"},
+     0},
+    {"fault_everywhere",
+     run_fault_everywhere,
+     1,
+     {"gpucc: kernel 'faulty' (module engine): illegal memory access at 0x", " in block ("},
+     {"CHECK"},
+     0},
+    {"fault_stack",
+     run_fault_stack,
+     1,
+     {"gpucc: kernel 'faulty' (module engine): illegal memory access at 0x", "in block (0,0,0) thread (5,0,0)\n"},
+     {"CHECK"},
+     0},
+    {"fault_outside", run_fault_outside, 128 + SIGSEGV, {0}, {"gpucc:"}, under_sanitizer},
+    {"fault_chained", run_fault_chained, 3, {"the program's own handler"}, {"gpucc:"}, 0},
 };
 
 int main(int argc, char **argv) {
