@@ -175,7 +175,9 @@ int frontend_in_device_code(MlirOperation op);
 MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_t nargs,
                                    const MlirValue *args, intptr_t nresults, const MlirType *results);
 
-/* Symbol name of an op with sym_name, as a NUL-terminated malloc'ed copy. */
+/* Symbol name of an op with sym_name (gpu.func's included), borrowed, or
+ * "" when it has none; and as a NUL-terminated malloc'ed copy. */
+MlirStringRef frontend_symbol_ref(MlirOperation op);
 char *frontend_symbol_name(MlirOperation op);
 
 /* Reports an error at an operation's location. Returns -1. */

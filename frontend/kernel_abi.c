@@ -686,18 +686,10 @@ static int is_kernel(MlirOperation op) {
          !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
 }
 
-/* A symbol's name: inherent on gpu.module, discardable on gpu.func (MLIR 22). */
-static MlirStringRef symbol_of(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetInherentAttributeByName(op, ref("sym_name"));
-  if (mlirAttributeIsNull(a))
-    a = mlirOperationGetDiscardableAttributeByName(op, ref("sym_name"));
-  return mlirAttributeIsNull(a) ? ref("") : mlirStringAttrGetValue(a);
-}
-
 /* The launches of kernel fn in module `mod`, with their kernel operands. */
 static size_t sites_of(MlirOperation mod, MlirOperation fn, MlirOperation *launches, size_t nlaunches,
                        struct site **out) {
-  MlirStringRef mname = symbol_of(mod), kname = symbol_of(fn);
+  MlirStringRef mname = frontend_symbol_ref(mod), kname = frontend_symbol_ref(fn);
   struct site *sites = xcalloc(nlaunches, sizeof *sites);
   size_t n = 0;
   for (size_t i = 0; i < nlaunches; i++) {

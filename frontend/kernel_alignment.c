@@ -40,11 +40,6 @@ static int ref_eq(MlirStringRef a, MlirStringRef b) {
   return a.length == b.length && !memcmp(a.data, b.data, a.length);
 }
 
-static MlirStringRef sym_name(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, ref("sym_name"));
-  return mlirAttributeIsNull(a) ? ref("") : mlirStringAttrGetValue(a);
-}
-
 /* Whether launch starts kernel `fn` of gpu.module `mod`. */
 static int launches(MlirOperation launch, MlirStringRef mod, MlirStringRef fn) {
   MlirAttribute k = mlirOperationGetInherentAttributeByName(launch, ref("kernel"));
@@ -110,7 +105,7 @@ static void assume_aligned(MlirOperation kernel, MlirValue arg, uint64_t bytes) 
 static void align_kernel(MlirOperation mod, MlirOperation kernel, MlirOperation *launch_ops,
                          size_t nlaunches) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
-  MlirStringRef mname = sym_name(mod), kname = sym_name(kernel);
+  MlirStringRef mname = frontend_symbol_ref(mod), kname = frontend_symbol_ref(kernel);
   for (intptr_t a = 0; a < mlirBlockGetNumArguments(entry); a++) {
     MlirValue arg = mlirBlockGetArgument(entry, a);
     if (!plain_memref(mlirValueGetType(arg)) || mlirValueIsNull(arg))

@@ -211,11 +211,17 @@ size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops) {
   return n;
 }
 
-char *frontend_symbol_name(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+/* Inherent on most ops (gpu.module, func.func), discardable on gpu.func
+ * in MLIR 22: mlirOperationGetAttributeByName looks at both. */
+MlirStringRef frontend_symbol_ref(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
-    return strdup("");
-  MlirStringRef s = mlirStringAttrGetValue(a);
+    return mlirStringRefCreateFromCString("");
+  return mlirStringAttrGetValue(a);
+}
+
+char *frontend_symbol_name(MlirOperation op) {
+  MlirStringRef s = frontend_symbol_ref(op);
   char *r = malloc(s.length + 1);
   if (!r)
     BUG("out of memory");

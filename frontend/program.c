@@ -216,18 +216,6 @@ static void known_block(MlirOperation fn, unsigned block[3]) {
     block[d] = (unsigned)mlirDenseI32ArrayGetElement(known, d);
 }
 
-/* A gpu.func's sym_name is a discardable attribute in MLIR 22 (not one of
- * its properties, as a func.func's is), malloc'ed. */
-static char *kernel_name(MlirOperation fn) {
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(fn, ref("sym_name"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
-    return frontend_symbol_name(fn);
-  MlirStringRef s = mlirStringAttrGetValue(a);
-  char *name = strndup(s.data, s.length);
-  if (!name)
-    BUG("out of memory");
-  return name;
-}
 
 int program_each_kernel(const struct program *p, size_t m,
                         int (*fn)(const struct program_kernel *k, void *ud), void *ud) {
@@ -237,7 +225,7 @@ int program_each_kernel(const struct program *p, size_t m,
     if (!frontend_op_is(op, "gpu.func") ||
         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))))
       continue;
-    char *name = kernel_name(op);
+    char *name = frontend_symbol_name(op);
     struct program_kernel k = {.name = name, .workgroup_bytes = workgroup_bytes(op)};
     known_block(op, k.block);
     int rc = fn(&k, ud);
