@@ -288,15 +288,12 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
   }
   case OPT_DEBUG: o->debug_info = 1; return 0;
   case OPT_FP_CONTRACT:
-    if (!strcmp(val, "fast"))
-      o->fp_contract = FP_CONTRACT_FAST;
-    else if (!strcmp(val, "on"))
-      o->fp_contract = FP_CONTRACT_ON;
-    else if (!strcmp(val, "off"))
-      o->fp_contract = FP_CONTRACT_OFF;
-    else
-      return diag_error("invalid argument '%s' to -ffp-contract= (expected fast, on or off)", val);
-    return 0;
+    for (int c = FP_CONTRACT_FAST; c <= FP_CONTRACT_OFF; c++)
+      if (!strcmp(val, options_contract_name(c))) {
+        o->fp_contract = c;
+        return 0;
+      }
+    return diag_error("invalid argument '%s' to -ffp-contract= (expected fast, on or off)", val);
   case OPT_FMAD:
     if (!strcmp(val, "true"))
       o->fp_contract = FP_CONTRACT_FAST;
@@ -442,6 +439,12 @@ void options_free(struct options *o) {
   free(o->targets);
   free(o->inputs);
   free(o->ptxas_args);
+}
+
+const char *options_contract_name(int contract) {
+  static const char *const names[] = {[FP_CONTRACT_FAST] = "fast", [FP_CONTRACT_ON] = "on",
+                                      [FP_CONTRACT_OFF] = "off"};
+  return names[contract];
 }
 
 int options_device_contract(const struct options *o) {

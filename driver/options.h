@@ -90,6 +90,8 @@ void options_print_help(const char *argv0);
 /* The same table as a man page (gpucc.1), in roff. */
 void options_print_man(void);
 void options_free(struct options *o);
+/* The -ffp-contract= spelling of an enum fp_contract: "fast", "on", "off". */
+const char *options_contract_name(int contract);
 /* The contraction device code gets (enum fp_contract): -ffp-contract= as
  * given, else fast, as nvcc and clang's GPU modes. */
 int options_device_contract(const struct options *o);

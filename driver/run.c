@@ -134,7 +134,6 @@ static void collect_kernels(struct unit *u, size_t m, struct objects *ob) {
   program_each_kernel(u->prog, m, add_kernel, &sink);
 }
 
-/* Reads the objects compiled for module m (all targets) from the job files. */
 /* Nothing a tool wrote is shipped unchecked: a tool that exits 0 after
  * writing garbage (or another chip's code) fails the build here, naming
  * it, instead of the program at run time (fatbin_check_object: the ELF
@@ -148,40 +147,49 @@ static int check_output(const char *tool, const struct fatbin_entry *e) {
                     e->target, why);
 }
 
+/* Reads one job file as entry e (data and size are filled in; `nul` keeps
+ * the NUL tmp_read_file leaves after the data, as PTX ships), checks it when
+ * a tool wrote it, and adds it. */
+static int add_file(struct objects *ob, const char *path, struct fatbin_entry e, int nul,
+                    const char *tool) {
+  void *buf;
+  size_t size;
+  if (tmp_read_file(path, &buf, &size) != 0)
+    return -1;
+  e.data = buf;
+  e.size = size + (nul ? 1 : 0);
+  if (tool && check_output(tool, &e) != 0) {
+    free(buf);
+    return -1;
+  }
+  *objects_add(ob, buf) = e;
+  return 0;
+}
+
+/* Reads the objects compiled for module m (all targets) from the job files. */
 static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct objects *ob) {
   const struct options *o = p->opts;
   for (size_t t = 0; t < o->ntargets; t++) {
     const struct target *tg = &o->targets[t];
     const struct cell *c = unit_cell(u, o->ntargets, m, t);
-    const char *linked = c->finished_path;
-    void *buf;
-    size_t size;
     const struct target_kind *k = tg->info->kind;
-    if (linked) {
-      if (tmp_read_file(linked, &buf, &size) != 0)
+    struct fatbin_entry e = {.module = unit_module(u, m),
+                             .vendor = (enum fatbin_vendor)k->fatbin_vendor,
+                             .target = tg->id,
+                             .features = tg->features};
+    if (c->finished_path) {
+      e.format = (enum fatbin_format)k->finished_format;
+      if (add_file(ob, c->finished_path, e, 0, k->finish_tool) != 0)
         return -1;
-      struct fatbin_entry e = {unit_module(u, m), (enum fatbin_vendor)k->fatbin_vendor, tg->id,
-                               (enum fatbin_format)k->finished_format, buf, size, tg->features};
-      if (check_output(k->finish_tool, &e) != 0) {
-        free(buf);
-        return -1;
-      }
-      *objects_add(ob, buf) = e;
     }
     if (k->device_format < 0)
       continue; /* only the finished object ships */
-    if (tmp_read_file(c->device_path, &buf, &size) != 0)
-      return -1;
     /* PTX goes in with its NUL (device_nul): the driver's JIT wants a C
-     * string, and tmp_read_file leaves one after the data. */
-    struct fatbin_entry e = {unit_module(u, m), (enum fatbin_vendor)k->fatbin_vendor, tg->id,
-                             (enum fatbin_format)k->device_format, buf,
-                             size + (k->device_nul ? 1 : 0), tg->features};
-    if (k->device_tool && check_output(k->device_tool, &e) != 0) {
-      free(buf);
+     * string. A device file is checked when a tool of the device job wrote
+     * it and nothing finishes it. */
+    e.format = (enum fatbin_format)k->device_format;
+    if (add_file(ob, c->device_path, e, k->device_nul, c->finished_path ? NULL : k->device_tool) != 0)
       return -1;
-    }
-    *objects_add(ob, buf) = e;
   }
   return 0;
 }
@@ -218,9 +226,8 @@ static int collect_parts(struct plan *p, struct unit *u, size_t m, struct object
 
 /* What the manifest records of the options that change code. */
 static void code_flags(const struct options *o, char *buf, size_t len) {
-  static const char *const contract[] = {"fast", "on", "off"};
   snprintf(buf, len, "-O%d%s -ffp-contract=%s", options_device_opt(o), o->debug_info ? " -g" : "",
-           contract[options_device_contract(o)]);
+           options_contract_name(options_device_contract(o)));
   for (size_t i = 0; i < o->nptxas_args; i++) {
     size_t n = strlen(buf);
     snprintf(buf + n, len - n, " -Xptxas %s", o->ptxas_args[i]);

@@ -168,6 +168,13 @@ MlirValue frontend_op_before(MlirOperation at, const char *name, intptr_t nops, 
 MlirOperation frontend_if_before(MlirOperation at, MlirValue cond, MlirType result,
                                  MlirOperation *then_yield, MlirOperation *else_yield);
 
+/* Whether gpu.launch_func `launch` starts gpu.func `kernel` of gpu.module
+ * `module`. */
+int frontend_launches(MlirOperation launch, MlirOperation module, MlirOperation kernel);
+/* Where a gpu.launch_func's kernel operands are among its operands: the
+ * first's index and how many. */
+void frontend_launch_operands(MlirOperation launch, intptr_t *start, intptr_t *count);
+
 /* Whether op is device code: inside a gpu.module or a gpu.launch body. */
 int frontend_in_device_code(MlirOperation op);
 

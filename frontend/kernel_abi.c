@@ -460,21 +460,10 @@ struct site {
   MlirValue *old; /* its kernel operands, in the original signature */
 };
 
-/* The kernel operands of a launch: the next-to-last operand segment (the
- * last is the optional async object). */
-static void segment_of_kernel_operands(MlirOperation launch, intptr_t *start, intptr_t *count) {
-  MlirAttribute seg = mlirOperationGetInherentAttributeByName(launch, ref("operandSegmentSizes"));
-  intptr_t n = mlirDenseArrayGetNumElements(seg);
-  *start = 0;
-  for (intptr_t i = 0; i < n - 2; i++)
-    *start += mlirDenseI32ArrayGetElement(seg, i);
-  *count = mlirDenseI32ArrayGetElement(seg, n - 2);
-}
-
 static void set_kernel_operands(MlirOperation launch, intptr_t count, const MlirValue *kernel_ops) {
   MlirContext ctx = mlirOperationGetContext(launch);
   intptr_t start, old;
-  segment_of_kernel_operands(launch, &start, &old);
+  frontend_launch_operands(launch, &start, &old);
   intptr_t total = mlirOperationGetNumOperands(launch), rest = total - start - old;
   MlirValue *ops = xcalloc((size_t)(start + count + rest), sizeof *ops);
   for (intptr_t i = 0; i < start; i++)
@@ -672,13 +661,6 @@ static void rewrite_kernel(MlirOperation fn, struct site *sites, size_t nsites) 
 
 /* --- the program ------------------------------------------------------------- */
 
-static int names_kernel(MlirOperation launch, MlirStringRef module, MlirStringRef kernel) {
-  MlirAttribute sym = mlirOperationGetInherentAttributeByName(launch, ref("kernel"));
-  return !mlirAttributeIsNull(sym) && mlirSymbolRefAttrGetNumNestedReferences(sym) == 1 &&
-         mlirStringRefEqual(mlirSymbolRefAttrGetRootReference(sym), module) &&
-         mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(mlirSymbolRefAttrGetNestedReference(sym, 0)), kernel);
-}
-
 static int is_kernel(MlirOperation op) {
   return frontend_op_is(op, "gpu.func") &&
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))) &&
@@ -689,14 +671,13 @@ static int is_kernel(MlirOperation op) {
 /* The launches of kernel fn in module `mod`, with their kernel operands. */
 static size_t sites_of(MlirOperation mod, MlirOperation fn, MlirOperation *launches, size_t nlaunches,
                        struct site **out) {
-  MlirStringRef mname = frontend_symbol_ref(mod), kname = frontend_symbol_ref(fn);
   struct site *sites = xcalloc(nlaunches, sizeof *sites);
   size_t n = 0;
   for (size_t i = 0; i < nlaunches; i++) {
-    if (!names_kernel(launches[i], mname, kname))
+    if (!frontend_launches(launches[i], mod, fn))
       continue;
     intptr_t start, count;
-    segment_of_kernel_operands(launches[i], &start, &count);
+    frontend_launch_operands(launches[i], &start, &count);
     sites[n].launch = launches[i];
     sites[n].old = xcalloc((size_t)count, sizeof *sites[n].old);
     for (intptr_t k = 0; k < count; k++)

@@ -28,40 +28,14 @@
 /* Less tells LLVM nothing a 4-byte element does not. */
 #define MIN_USEFUL_ALIGN 8
 
-/* gpu.launch_func's operand segments in LLVM 22: async dependencies, grid
- * x/y/z, block x/y/z, cluster x/y/z, dynamic shared memory size, kernel
- * operands, async object. */
-#define LAUNCH_SEGMENTS 13
-#define LAUNCH_KERNEL_OPERANDS 11
-
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
-
-static int ref_eq(MlirStringRef a, MlirStringRef b) {
-  return a.length == b.length && !memcmp(a.data, b.data, a.length);
-}
-
-/* Whether launch starts kernel `fn` of gpu.module `mod`. */
-static int launches(MlirOperation launch, MlirStringRef mod, MlirStringRef fn) {
-  MlirAttribute k = mlirOperationGetInherentAttributeByName(launch, ref("kernel"));
-  if (mlirAttributeIsNull(k) || !mlirAttributeIsASymbolRef(k) ||
-      mlirSymbolRefAttrGetNumNestedReferences(k) != 1)
-    return 0;
-  return ref_eq(mlirSymbolRefAttrGetRootReference(k), mod) &&
-         ref_eq(mlirFlatSymbolRefAttrGetValue(mlirSymbolRefAttrGetNestedReference(k, 0)), fn);
-}
 
 /* The kernel operand `arg` of a launch, or a null value. */
 static MlirValue kernel_operand(MlirOperation launch, intptr_t arg) {
+  intptr_t start, count;
+  frontend_launch_operands(launch, &start, &count);
   MlirValue none = {NULL};
-  MlirAttribute seg = mlirOperationGetInherentAttributeByName(launch, ref("operandSegmentSizes"));
-  if (mlirAttributeIsNull(seg) || mlirDenseArrayGetNumElements(seg) != LAUNCH_SEGMENTS)
-    return none;
-  intptr_t first = 0;
-  for (intptr_t s = 0; s < LAUNCH_KERNEL_OPERANDS; s++)
-    first += mlirDenseI32ArrayGetElement(seg, s);
-  if (arg >= mlirDenseI32ArrayGetElement(seg, LAUNCH_KERNEL_OPERANDS))
-    return none;
-  return mlirOperationGetOperand(launch, first + arg);
+  return arg < count ? mlirOperationGetOperand(launch, start + arg) : none;
 }
 
 /* The alignment a buffer is known to start at, as its allocation made it
@@ -105,14 +79,13 @@ static void assume_aligned(MlirOperation kernel, MlirValue arg, uint64_t bytes) 
 static void align_kernel(MlirOperation mod, MlirOperation kernel, MlirOperation *launch_ops,
                          size_t nlaunches) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
-  MlirStringRef mname = frontend_symbol_ref(mod), kname = frontend_symbol_ref(kernel);
   for (intptr_t a = 0; a < mlirBlockGetNumArguments(entry); a++) {
     MlirValue arg = mlirBlockGetArgument(entry, a);
     if (!plain_memref(mlirValueGetType(arg)) || mlirValueIsNull(arg))
       continue;
     uint64_t least = 0;
     for (size_t l = 0; l < nlaunches; l++) {
-      if (!launches(launch_ops[l], mname, kname))
+      if (!frontend_launches(launch_ops[l], mod, kernel))
         continue;
       uint64_t known = known_alignment(kernel_operand(launch_ops[l], a));
       least = least == 0 || known < least ? known : least;

@@ -163,3 +163,25 @@ MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, call);
   return call;
 }
+
+int frontend_launches(MlirOperation launch, MlirOperation module, MlirOperation kernel) {
+  MlirAttribute sym =
+      mlirOperationGetInherentAttributeByName(launch, mlirStringRefCreateFromCString("kernel"));
+  return !mlirAttributeIsNull(sym) && mlirAttributeIsASymbolRef(sym) &&
+         mlirSymbolRefAttrGetNumNestedReferences(sym) == 1 &&
+         mlirStringRefEqual(mlirSymbolRefAttrGetRootReference(sym), frontend_symbol_ref(module)) &&
+         mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(mlirSymbolRefAttrGetNestedReference(sym, 0)),
+                            frontend_symbol_ref(kernel));
+}
+
+/* gpu.launch_func's operand segments end with the kernel operands and the
+ * optional async object. */
+void frontend_launch_operands(MlirOperation launch, intptr_t *start, intptr_t *count) {
+  MlirAttribute seg = mlirOperationGetInherentAttributeByName(
+      launch, mlirStringRefCreateFromCString("operandSegmentSizes"));
+  intptr_t n = mlirDenseArrayGetNumElements(seg);
+  *start = 0;
+  for (intptr_t i = 0; i < n - 2; i++)
+    *start += mlirDenseI32ArrayGetElement(seg, i);
+  *count = mlirDenseI32ArrayGetElement(seg, n - 2);
+}

@@ -118,7 +118,7 @@ static void launch_bounds(MlirOperation kernel) {
   if (!mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(kernel, name)))
     return;
   char text[32];
-  snprintf(text, sizeof text, "1,%d", TARGET_MAX_BLOCK_THREADS);
+  snprintf(text, sizeof text, "1,%d", GPUCC_MAX_BLOCK_THREADS);
   MlirContext ctx = mlirOperationGetContext(kernel);
   mlirOperationSetDiscardableAttributeByName(
       kernel, name, mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(text)));

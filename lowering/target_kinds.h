@@ -43,7 +43,7 @@ struct target_lowering {
   int (*check_object)(const char *data, size_t size, const struct target *t,
                       const struct toolchain *tc);
   /* Gives a lowered kernel (an llvm.func) the launch limits the kind's code
-   * generator takes: at most TARGET_MAX_BLOCK_THREADS threads per block, or
+   * generator takes: at most GPUCC_MAX_BLOCK_THREADS threads per block, or
    * exactly the block its known_block_size promises. NULL: none. */
   void (*launch_bounds)(MlirOperation kernel);
   /* Rewrites one lowered gpu.module for the kind's code generator. NULL:

@@ -12,8 +12,6 @@
 #ifndef GPUCC_TARGETS_H
 #define GPUCC_TARGETS_H
 
-#include "fatbin.h"
-
 #include <stddef.h>
 #include <stdio.h>
 
@@ -80,12 +78,6 @@ struct target_info {
   int ptx_version;               /* NVIDIA: minimum PTX ISA, times 10 (78 = 7.8) */
   unsigned features;             /* TARGET_FEATURE_* the chip supports */
 };
-
-/* The most threads a block may have on every GPU gpucc targets (CUDA's and
- * HIP's limit): what kernels are compiled for unless their known_block_size
- * says less. The manifest records it and the runtime checks launches
- * against it (fatbin.h). */
-#define TARGET_MAX_BLOCK_THREADS GPUCC_MAX_BLOCK_THREADS
 
 #define TARGET_FEATURE_XNACK 1u
 #define TARGET_FEATURE_SRAMECC 2u
