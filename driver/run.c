@@ -234,6 +234,49 @@ static void code_flags(const struct options *o, char *buf, size_t len) {
   }
 }
 
+/* Where entry want lies in the archive read back (the writer may order
+ * objects its own way), or (size_t)-1. */
+static size_t find_entry(const struct fatbin *fb, const struct fatbin_entry *want) {
+  for (size_t i = 0; i < fatbin_count(fb); i++) {
+    const struct fatbin_entry *got = fatbin_get(fb, i);
+    if (strcmp(got->module, want->module) == 0 && strcmp(got->target, want->target) == 0 &&
+        got->format == want->format)
+      return i;
+  }
+  return (size_t)-1;
+}
+
+/* The fat binary just made, read back as the runtime will read it: its index
+ * parsed, and each object written found there with its vendor and size,
+ * inflated, hashed and checked against its entry. A writer bug is caught here
+ * rather than by the program on a GPU node. Returns 0, or -1 with the first
+ * difference in err. */
+static int read_back(const struct objects *ob, const void *data, size_t size, char *err,
+                     size_t errlen) {
+  struct fatbin *fb;
+  if (fatbin_open(data, size, &fb, err, errlen) != 0)
+    return -1;
+  int rc = 0;
+  if (fatbin_count(fb) != ob->n) {
+    snprintf(err, errlen, "it holds %zu objects, %zu were written", fatbin_count(fb), ob->n);
+    rc = -1;
+  }
+  for (size_t w = 0; rc == 0 && w < ob->n; w++) {
+    const struct fatbin_entry *want = &ob->e[w];
+    size_t i = find_entry(fb, want);
+    const struct fatbin_entry *got = i == (size_t)-1 ? NULL : fatbin_get(fb, i);
+    if (!got || got->vendor != want->vendor || got->size != want->size) {
+      snprintf(err, errlen, "object %s/%s (%zu bytes) is %s", want->module, want->target,
+               want->size, got ? "not the one written" : "missing");
+      rc = -1;
+    } else {
+      rc = fatbin_verify(fb, i, err, errlen);
+    }
+  }
+  fatbin_close(fb);
+  return rc;
+}
+
 /* Writes the collected objects as one fat binary to path; with blob non-NULL
  * also hands the bytes back (the caller frees them). */
 static int write_objects(struct plan *p, struct objects *ob, const char *path, const char *what,
@@ -246,6 +289,12 @@ static int write_objects(struct plan *p, struct objects *ob, const char *path, c
   if (fatbin_write_ex(ob->e, ob->n, &meta, (enum fatbin_compress)p->opts->fatbin_compress, &data,
                       &size, err, sizeof err) != 0)
     return diag_error("cannot write the fat binary for %s: %s", what, err);
+  if (crash_planted("fatbin-damage") && size > 0) /* a test switch: a writer bug */
+    ((unsigned char *)data)[size - size / 4] ^= 0x5a;
+  if (read_back(ob, data, size, err, sizeof err) != 0) {
+    free(data);
+    return diag_error("the fat binary written for %s does not read back: %s", what, err);
+  }
   int rc = tmp_write_file(path, data, size);
   if (rc == 0 && blob) {
     *blob = data;

@@ -315,6 +315,15 @@ BAD_PTXAS=random "$gpucc" --cuda-path=badcuda --offload-arch=sm_90 "$prog" -o ba
 check bad_tool_output sh -c "test $rc -eq 1 && grep -q \"error: 'ptxas' wrote an invalid cubin for sm_90 (.* is not an ELF file)\" err && test ! -e bad_app"
 BAD_PTXAS=sm80 "$gpucc" --cuda-path=badcuda --offload-arch=sm_90 "$prog" -o bad_app 2>err && rc=0 || rc=$?
 check wrong_chip_tool_output sh -c "test $rc -eq 1 && grep -q \"wrote an invalid cubin for sm_90 (.* is for sm_80 \" err && test ! -e bad_app"
+
+# The fat binary is read back before it is written out: a writer that
+# damaged it (a test switch flips one byte of the finished archive) fails the
+# build, for every compression mode, and leaves no output.
+for mode in none fast size; do
+  GPUCC_TEST_CRASH=fatbin-damage "$gpucc" --fatbin-compress=$mode --offload-arch=host "$prog" \
+    -o bad_app 2>err && rc=0 || rc=$?
+  check "fatbin_read_back_$mode" sh -c "test $rc -eq 1 && grep -q \"error: the fat binary written for @.* does not read back: fatbin: \" err && test ! -e bad_app"
+done
 check bad_tool_no_temps no_temps
 
 # gpucc.1 comes from the option table
