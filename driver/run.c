@@ -154,6 +154,9 @@ static int add_file(struct objects *ob, const char *path, struct fatbin_entry e,
                     const char *tool) {
   void *buf;
   size_t size;
+  if (tool && access(path, F_OK) != 0 && errno == ENOENT)
+    return diag_error("'%s' exited with status 0 but wrote no %s for %s", tool,
+                      fatbin_format_name(e.format), e.target);
   if (tmp_read_file(path, &buf, &size) != 0)
     return -1;
   e.data = buf;

@@ -22,6 +22,9 @@
  *    `.version X.Y` matches a "+ptxXY" feature.
  *  - so: an ELF shared object for the machine this library was built for.
  *
+ * Every ELF object must also be whole: its headers, segments and sections
+ * within its size (fatbin_elf_layout.c).
+ *
  * Only 64-bit little-endian ELF is accepted, as everywhere in gpucc. */
 #include <elf.h>
 #include <stdio.h>
@@ -75,7 +78,7 @@ static int fatbin_read_ehdr(const struct fatbin_entry *e, const unsigned char *d
   h->type = fatbin_le16(d + offsetof(Elf64_Ehdr, e_type));
   h->machine = fatbin_le16(d + offsetof(Elf64_Ehdr, e_machine));
   h->flags = fatbin_le32(d + offsetof(Elf64_Ehdr, e_flags));
-  return 0;
+  return fatbin_check_elf_layout(e, d, size, err, errlen);
 }
 
 static int fatbin_want_machine(const struct fatbin_entry *e, const struct fatbin_ehdr *h,

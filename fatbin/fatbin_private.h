@@ -34,6 +34,10 @@
 #define FATBIN_TAR_BLOCK 512
 
 /* Formats a message into err (when err and errlen allow) and returns -1. */
+/* Checks that an ELF file's headers, segments and sections lie within its
+ * size bytes (fatbin_elf_layout.c); d holds at least an Elf64_Ehdr. */
+int fatbin_check_elf_layout(const struct fatbin_entry *e, const unsigned char *d, size_t size,
+                            char *err, size_t errlen);
 int fatbin_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

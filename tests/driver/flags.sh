@@ -305,6 +305,7 @@ if [ "$1" = --version ]; then echo "Cuda compilation tools, release 12.8, V12.8.
 while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done
 case $BAD_PTXAS in
 random) head -c 4096 /dev/urandom >"$out" ;;
+none) ;;
 sm80)
   { printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\002\000\276\000\001\000\000\000'
     head -c 24 /dev/zero; printf '\004\120\000\006'; head -c 12 /dev/zero; } >"$out" ;;
@@ -315,6 +316,8 @@ BAD_PTXAS=random "$gpucc" --cuda-path=badcuda --offload-arch=sm_90 "$prog" -o ba
 check bad_tool_output sh -c "test $rc -eq 1 && grep -q \"error: 'ptxas' wrote an invalid cubin for sm_90 (.* is not an ELF file)\" err && test ! -e bad_app"
 BAD_PTXAS=sm80 "$gpucc" --cuda-path=badcuda --offload-arch=sm_90 "$prog" -o bad_app 2>err && rc=0 || rc=$?
 check wrong_chip_tool_output sh -c "test $rc -eq 1 && grep -q \"wrote an invalid cubin for sm_90 (.* is for sm_80 \" err && test ! -e bad_app"
+BAD_PTXAS=none "$gpucc" --cuda-path=badcuda --offload-arch=sm_90 "$prog" -o bad_app 2>err && rc=0 || rc=$?
+check no_tool_output sh -c "test $rc -eq 1 && grep -q \"error: 'ptxas' exited with status 0 but wrote no cubin for sm_90\" err && test ! -e bad_app"
 
 # The fat binary is read back before it is written out: a writer that
 # damaged it (a test switch flips one byte of the finished archive) fails the

@@ -150,6 +150,63 @@ static void test_so(void) {
               make_ehdr(EM_X86_64, 0, 0, ET_DYN, 0), sizeof ehdr) == -1);
 }
 
+/* A shared object whose headers place things: one loadable segment over the
+ * whole image, one PROGBITS section in it and one NOBITS section beyond it.
+ * The layout check refuses each way of placing something outside the file. */
+enum { LAYOUT_SIZE = 512 };
+static unsigned char image[LAYOUT_SIZE];
+static Elf64_Phdr *layout_phdr(void) { return (Elf64_Phdr *)(image + sizeof(Elf64_Ehdr)); }
+static Elf64_Shdr *layout_shdr(int i) {
+  return (Elf64_Shdr *)(image + 256) + i;
+}
+static void make_layout(void) {
+  memset(image, 0, sizeof image);
+  memcpy(image, make_ehdr(EM_X86_64, 0, 0, ET_DYN, 0), sizeof ehdr);
+  Elf64_Ehdr *h = (Elf64_Ehdr *)image;
+  h->e_phoff = sizeof(Elf64_Ehdr);
+  h->e_phentsize = sizeof(Elf64_Phdr);
+  h->e_phnum = 1;
+  h->e_shoff = 256;
+  h->e_shentsize = sizeof(Elf64_Shdr);
+  h->e_shnum = 3;
+  h->e_shstrndx = 0;
+  *layout_phdr() = (Elf64_Phdr){.p_type = PT_LOAD, .p_offset = 0, .p_filesz = LAYOUT_SIZE,
+                                .p_memsz = LAYOUT_SIZE + 64};
+  *layout_shdr(1) = (Elf64_Shdr){.sh_type = SHT_PROGBITS, .sh_offset = 128, .sh_size = 64};
+  *layout_shdr(2) = (Elf64_Shdr){.sh_type = SHT_NOBITS, .sh_offset = 4096, .sh_size = 4096};
+}
+static int layout(size_t size) {
+  return check(FATBIN_VENDOR_HOST, FATBIN_FORMAT_SO, "host", NULL, image, size);
+}
+
+static void test_layout(void) {
+  make_layout();
+  CHECK(layout(LAYOUT_SIZE) == 0);
+  /* Cut short: the section headers (at 256..448) go first. */
+  CHECK(layout(400) == -1 && strstr(last_err, "is damaged: its section headers lie outside"));
+  make_layout();
+  layout_phdr()->p_filesz = LAYOUT_SIZE + 1;
+  CHECK(layout(LAYOUT_SIZE) == -1 && strstr(last_err, "a segment's bytes lie outside"));
+  make_layout();
+  layout_phdr()->p_offset = UINT64_MAX - 8; /* offset + size wraps */
+  CHECK(layout(LAYOUT_SIZE) == -1 && strstr(last_err, "a segment's bytes lie outside"));
+  make_layout();
+  layout_phdr()->p_memsz = 8;
+  CHECK(layout(LAYOUT_SIZE) == -1 && strstr(last_err, "smaller than its bytes"));
+  make_layout();
+  layout_shdr(1)->sh_size = LAYOUT_SIZE;
+  CHECK(layout(LAYOUT_SIZE) == -1 && strstr(last_err, "a section's bytes lie outside"));
+  make_layout();
+  ((Elf64_Ehdr *)image)->e_phentsize = 40;
+  CHECK(layout(LAYOUT_SIZE) == -1 && strstr(last_err, "program headers"));
+  make_layout();
+  ((Elf64_Ehdr *)image)->e_shoff = LAYOUT_SIZE - 64;
+  CHECK(layout(LAYOUT_SIZE) == -1 && strstr(last_err, "section headers"));
+  make_layout();
+  ((Elf64_Ehdr *)image)->e_shstrndx = 3;
+  CHECK(layout(LAYOUT_SIZE) == -1 && strstr(last_err, "section-name table"));
+}
+
 /* fatbin_verify puts the hash and the header checks together. */
 static void test_verify(void) {
   unsigned char sm80[sizeof ehdr], sm90[sizeof ehdr];
@@ -192,6 +249,7 @@ int main(void) {
   test_hsaco();
   test_ptx();
   test_so();
+  test_layout();
   test_verify();
   return finish("check_test");
 }
