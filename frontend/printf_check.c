@@ -13,6 +13,11 @@
  * agree on them):
  *   %d %i %o %u %x %X, no length, hh or h   an integer of at most 32 bits
  *   the same with l, ll, z, j or t          i64 or index
+ *   %d %i %o %u %x %X, no length            also i64 or index: the format is
+ *                                           rewritten to %lld (...), so that
+ *                                           the whole value prints. Programs
+ *                                           print thread ids (index) with %d,
+ *                                           and upstream's lowering takes it.
  *   %c                                      an integer of at most 32 bits
  *   %f %F %e %E %g %G %a %A, no length or l f16, bf16, f32 or f64
  *   %p                                      i64 or index (gpu.printf has
@@ -27,6 +32,7 @@
  * than CUDA's whole printf buffer; the host runtime refuses them too), and
  * a count of arguments other than the format takes. The format is what the
  * device sees: up to its first NUL. */
+#include "diag.h"
 #include "frontend.h"
 
 #include <limits.h>
@@ -63,11 +69,17 @@ struct conv {
   char c; /* the conversion character, '\0' at the end of the format */
 };
 
+/* The most conversions of one format that get an "ll" (see widen). */
+#define WIDEN_MAX 64
+
 /* The state of one gpu.printf's check. */
 struct check {
   MlirOperation op;
   intptr_t nargs, next; /* operands, and the next one to take */
   int nconv;            /* conversions so far (1-based in messages) */
+  /* Offsets in the format of the conversion characters that get "ll". */
+  size_t widen[WIDEN_MAX];
+  int nwiden;
 };
 
 /* An error about the form of a conversion; it names the argument that the
@@ -221,6 +233,37 @@ static int conv_want(struct check *k, const struct conv *c) {
   return conv_error(k, c, why);
 }
 
+/* True when conversion c, an integer one without a length, meets a 64-bit
+ * argument (i64 or index) and so is to print it whole as %ll<c>. */
+static int widens(const struct check *k, const struct conv *c) {
+  if (c->length != LEN_NONE || !strchr("diouxX", c->c) || k->next >= k->nargs ||
+      k->nwiden == WIDEN_MAX)
+    return 0;
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(k->op, k->next));
+  return mlirTypeIsAIndex(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64);
+}
+
+/* The format with "ll" before each conversion character in k->widen. */
+static void set_widened_format(MlirOperation op, MlirStringRef s, const struct check *k) {
+  char *out = malloc(s.length + 2 * (size_t)k->nwiden);
+  if (!out)
+    BUG("out of memory");
+  size_t n = 0, from = 0;
+  for (int i = 0; i < k->nwiden; i++) {
+    memcpy(out + n, s.data + from, k->widen[i] - from);
+    n += k->widen[i] - from;
+    out[n++] = 'l';
+    out[n++] = 'l';
+    from = k->widen[i];
+  }
+  memcpy(out + n, s.data + from, s.length - from);
+  n += s.length - from;
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetInherentAttributeByName(op, mlirStringRefCreateFromCString("format"),
+                                          mlirStringAttrGet(ctx, mlirStringRefCreate(out, n)));
+  free(out);
+}
+
 static int check_printf(MlirOperation op) {
   MlirAttribute a = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("format"));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
@@ -230,7 +273,7 @@ static int check_printf(MlirOperation op) {
   const char *nul = memchr(p, '\0', s.length);
   if (nul)
     end = nul;
-  struct check k = {op, mlirOperationGetNumOperands(op), 0, 0};
+  struct check k = {.op = op, .nargs = mlirOperationGetNumOperands(op)};
   while (p < end) {
     if (*p != '%') {
       p++;
@@ -251,12 +294,18 @@ static int check_printf(MlirOperation op) {
       return -1;
     if (c.star_precision && take_arg(&k, &c, WANT_INT, "the '*' precision of ") != 0)
       return -1;
+    if (want == WANT_INT && widens(&k, &c)) {
+      k.widen[k.nwiden++] = (size_t)(c.text + c.len - 1 - s.data);
+      want = WANT_LONG;
+    }
     if (take_arg(&k, &c, (enum want)want, "") != 0)
       return -1;
   }
   if (k.next < k.nargs)
     return frontend_error_at(op, "gpu.printf: %ld arguments, but the format takes %ld (argument %ld is unused)",
                              (long)k.nargs, (long)k.next, (long)k.next + 1);
+  if (k.nwiden)
+    set_widened_format(op, s, &k);
   return 0;
 }
 

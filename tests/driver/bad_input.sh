@@ -85,7 +85,7 @@ expect printf_unknown 1 "printf_unknown\.mlir:9:7: error: gpu\.printf: conversio
   -- --offload-arch=host "$bad/printf_unknown.mlir"
 expect printf_int_float 1 "printf_int_float\.mlir:9:7: error: gpu\.printf: conversion 1 '%d' takes an integer .*argument 1 is 'f32'" \
   -- --offload-arch=host "$bad/printf_int_float.mlir"
-expect printf_int_long 1 "printf_int_long\.mlir:9:7: error: gpu\.printf: conversion 1 '%d' takes an integer .*argument 1 is 'i64'" \
+expect printf_int_long 1 "printf_int_long\.mlir:10:7: error: gpu\.printf: conversion 1 '%hd' takes an integer .*argument 1 is 'i64'" \
   -- "$bad/printf_int_long.mlir"
 expect printf_star 1 "printf_star\.mlir:9:7: error: gpu\.printf: the '\*' width of conversion 1 '%\*d' .*argument 1 is 'f64'" \
   -- --offload-arch=sm_90 "$bad/printf_star.mlir"

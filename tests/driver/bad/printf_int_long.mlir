@@ -1,4 +1,5 @@
-// %d of an i64: C only warns, but the next argument would be read 4 bytes off.
+// %hd of an i64: C only warns, but the next argument would be read 4 bytes off.
+// (%d of an i64 or index prints it whole: printf_index in tests/e2e.)
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @f() kernel {
@@ -6,7 +7,7 @@ module attributes {gpu.container_module} {
       %l = arith.constant 7 : i64
       %x = arith.constant 1.5 : f32
       %d = arith.constant 2.5 : f64
-      gpu.printf "%d then %d\n", %l, %i : i64, i32
+      gpu.printf "%hd then %d\n", %l, %i : i64, i32
       gpu.return
     }
   }
