@@ -5,9 +5,11 @@
  * an i64 shifts every later argument by four bytes. MLIR's verifier looks at
  * none of that, so we do what -Wformat does, at compile time, and make every
  * mismatch an error: a device has no console to show a garbled line on, and
- * the mistakes C only warns about (%d of an i64) are the ones that print the
- * wrong numbers. The check sees the argument types as written, so it runs
- * before normalization promotes i8/i16 to i32 and f16/bf16 to f64.
+ * the mistakes C only warns about (%hd of an i64) are the ones that print the
+ * wrong numbers. The one mismatch every GPU program makes on purpose, %d of
+ * an index, is made right instead (see below). The check sees the argument
+ * types as written, so it runs before normalization promotes i8/i16 to i32
+ * and f16/bf16 to f64.
  *
  * What each conversion takes, with C's LP64 sizes (NVPTX, AMDGPU and x86-64
  * agree on them):
