@@ -58,6 +58,9 @@ void frontend_rewrite_atomics(MlirModule module);
 /* arith.minimumf/maximumf under root become llvm.intr.minimum/maximum,
  * which keep the order of signed zeros that arith-expand loses (minmax.c). */
 void frontend_minmax_to_llvm(MlirOperation root);
+/* vector.contract of narrower operands into a wider accumulator gets its
+ * operands extended first (contract_widen.c). */
+void frontend_widen_contractions(MlirOperation root);
 
 /* cf.assert in host code calls the runtime's gpuccAssertFailed, which
  * reports on stderr (host_assert.c). Returns 0 or -1 (reported). */

@@ -325,6 +325,7 @@ int frontend_normalize(MlirModule module) {
   mlirOperationWalk(mlirModuleGetOperation(module), mark_uniform, NULL, MlirWalkPreOrder);
   frontend_rewrite_atomics(module);
   frontend_minmax_to_llvm(mlirModuleGetOperation(module));
+  frontend_widen_contractions(mlirModuleGetOperation(module));
   if (rc == 0)
     rc = frontend_host_asserts(module);
   if (rc == 0)
