@@ -8,6 +8,7 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
+#include <string.h>
 
 LLVMTargetMachineRef lowering_host_machine(int opt) {
   LLVMInitializeNativeTarget();
@@ -39,6 +40,22 @@ void lowering_set_host_layout(LLVMModuleRef mod, LLVMTargetMachineRef tm) {
   LLVMDisposeTargetData(dl);
 }
 
+/* llvm.matrix.* (from llvm.intr.matrix.* in the program) have no code
+ * generation of their own: LLVM's LowerMatrixIntrinsics pass must expand
+ * them first, or instruction selection dies ("Do not know how to widen this
+ * operator"). The default pipeline runs it only behind a flag (clang's
+ * -fenable-matrix, mlir-runner's -enable-matrix), so it is asked for here,
+ * with its default column-major layout, when the module uses them. */
+static int uses_matrix_intrinsics(LLVMModuleRef mod) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+    size_t n;
+    const char *name = LLVMGetValueName2(f, &n);
+    if (n > 12 && memcmp(name, "llvm.matrix.", 12) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 int lowering_emit_object(LLVMModuleRef mod, int opt, const char *obj_path) {
   LLVMTargetMachineRef tm = lowering_host_machine(opt);
   if (!tm)
@@ -48,8 +65,9 @@ int lowering_emit_object(LLVMModuleRef mod, int opt, const char *obj_path) {
   /* Even at -O0: that pipeline is what lowers coroutines (async.execute
    * bodies) and always-inline functions, which codegen cannot handle. */
   {
-    char passes[32];
-    snprintf(passes, sizeof passes, "default<O%d>", opt);
+    char passes[64];
+    snprintf(passes, sizeof passes, "%sdefault<O%d>",
+             uses_matrix_intrinsics(mod) ? "function(lower-matrix-intrinsics)," : "", opt);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(mod, passes, tm, po);
     LLVMDisposePassBuilderOptions(po);
