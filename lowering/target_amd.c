@@ -75,6 +75,10 @@ static const char *op_requirement(const struct target *t, const char *op) {
              !strcmp(chip, "gfx950");
   if (!strncmp(op, "nvgpu.", 6) || !strncmp(op, "nvvm.", 5))
     return "an NVIDIA target";
+  /* LLVM's code generators for GPUs cannot select them, and the expansion
+   * (LowerMatrixIntrinsics) runs only in host code (llvm_emit.c). */
+  if (!strncmp(op, "llvm.intr.matrix.", 17))
+    return "the host target (LLVM expands matrix intrinsics only for the CPU)";
   if (!strcmp(op, "amdgpu.wmma"))
     return wmma ? NULL : "an AMD gfx11 or gfx12 (WMMA)";
   if (!strcmp(op, "amdgpu.mfma"))

@@ -140,6 +140,10 @@ static const char *op_requirement(const struct target *t, const char *op) {
   };
   if (!strncmp(op, "amdgpu.", 7) || !strncmp(op, "rocdl.", 6))
     return "an AMD target";
+  /* LLVM's code generators for GPUs cannot select them, and the expansion
+   * (LowerMatrixIntrinsics) runs only in host code (llvm_emit.c). */
+  if (!strncmp(op, "llvm.intr.matrix.", 17))
+    return "the host target (LLVM expands matrix intrinsics only for the CPU)";
   const char *chip = t->info->chip;
   int sm = atoi(chip + 3);
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
