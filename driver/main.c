@@ -42,6 +42,7 @@ static int gpucc_main(void *p) {
   struct options o;
   if (options_parse(argc, argv, &o) != 0)
     return 2;
+  program_set_runtime_verification(o.runtime_verification);
   if (o.print_help) {
     options_print_help("gpucc");
     return 0;

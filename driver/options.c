@@ -21,6 +21,7 @@ enum opt_id {
   OPT_JOBS, OPT_COLOR, OPT_COLOR_FLAG, OPT_NO_COLOR, OPT_NO_CACHE, OPT_WERROR, OPT_HELP,
   OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN, OPT_GPUCC_RT, OPT_FP_CONTRACT,
   OPT_FMAD,
+  OPT_RUNTIME_VERIFICATION,
 };
 
 enum opt_form {
@@ -53,6 +54,9 @@ static const struct opt_spec table[] = {
      "fuse floating-point multiply and add: fast (any), on (within an expression), off; "
      "default fast in device code, on in host code"},
     {OPT_FMAD, "-fmad", FORM_EQUALS, "<bool>", "nvcc's spelling: -fmad=false is -ffp-contract=off, -fmad=true fast"},
+    {OPT_RUNTIME_VERIFICATION, "-fruntime-verification", FORM_FLAG, NULL,
+     "check memref and tensor ops at run time (bounds, casts, alignment), as MLIR's "
+     "-generate-runtime-verification: a failed check prints the op and where it is, and aborts"},
     {OPT_SHARED, "-shared", FORM_FLAG, NULL, "link a shared library (it carries its GPU code)"},
     {OPT_FPIC, "-fPIC", FORM_FLAG, NULL, "accepted for compatibility: gpucc's code is always position-independent"},
     {OPT_LANG, "-x", FORM_SEPARATE, "<lang>", "treat the following inputs as <lang>: mlir, c, or none (by suffix)"},
@@ -302,6 +306,7 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
     else
       return diag_error("invalid argument '%s' to -fmad= (expected true or false)", val);
     return 0;
+  case OPT_RUNTIME_VERIFICATION: o->runtime_verification = 1; return 0;
   case OPT_SHARED: o->shared = 1; return 0;
   case OPT_FPIC: return 0;
   case OPT_LANG:

@@ -60,6 +60,7 @@ struct options {
   int werror;
   int debug_info;      /* -g */
   int fp_contract;     /* -ffp-contract=: enum fp_contract, -1 when not given */
+  int runtime_verification; /* -fruntime-verification */
   int shared;          /* -shared */
   int jobs;            /* -j: device jobs at once; 0 = number of cores */
   int use_cache;       /* off with --no-cache */

@@ -84,6 +84,10 @@ static void collect_device_ops(struct program *p) {
   p->nops = d.len;
 }
 
+static int runtime_verification;
+
+void program_set_runtime_verification(int on) { runtime_verification = on; }
+
 int program_load(const char *path, struct program **out) {
   struct program *p = calloc(1, sizeof *p);
   if (!p)
@@ -93,6 +97,16 @@ int program_load(const char *path, struct program **out) {
     return -1;
   }
   collect_device_ops(p);
+  /* First, as upstream's tests run it: the checks are for the ops the
+   * program wrote (tensor ops before bufferization, gpu.launch bodies before
+   * outlining). A failed check is a cf.assert, which host code reports on
+   * stderr (host_assert.c) and kernels through their target's assert. */
+  if (runtime_verification &&
+      frontend_run_pipeline(p->module, "builtin.module(generate-runtime-verification)") != 0) {
+    mlirModuleDestroy(p->module);
+    free(p);
+    return -1;
+  }
   if (frontend_normalize(p->module) != 0) {
     free(p);
     return -1;

@@ -17,6 +17,10 @@ int frontend_init(void);
 
 /* Parses, verifies and normalizes a file (text or bytecode; "-" reads
  * standard input). Returns 0 with *out set, or -1 after reporting. */
+/* With on set, programs loaded from now on get MLIR's run-time checks of
+ * memref and tensor ops (-fruntime-verification). */
+void program_set_runtime_verification(int on);
+
 int program_load(const char *path, struct program **out);
 
 /* Its gpu.modules, in order, by name. */
