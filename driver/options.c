@@ -56,7 +56,8 @@ static const struct opt_spec table[] = {
     {OPT_FMAD, "-fmad", FORM_EQUALS, "<bool>", "nvcc's spelling: -fmad=false is -ffp-contract=off, -fmad=true fast"},
     {OPT_RUNTIME_VERIFICATION, "-fruntime-verification", FORM_FLAG, NULL,
      "check memref and tensor ops at run time (bounds, casts, alignment), as MLIR's "
-     "-generate-runtime-verification: a failed check prints the op and where it is, and aborts"},
+     "-generate-runtime-verification: a failed check prints the op and where it is, and aborts "
+     "(in a kernel: fails the launch, as a device assert)"},
     {OPT_SHARED, "-shared", FORM_FLAG, NULL, "link a shared library (it carries its GPU code)"},
     {OPT_FPIC, "-fPIC", FORM_FLAG, NULL, "accepted for compatibility: gpucc's code is always position-independent"},
     {OPT_LANG, "-x", FORM_SEPARATE, "<lang>", "treat the following inputs as <lang>: mlir, c, or none (by suffix)"},
