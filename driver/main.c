@@ -43,6 +43,8 @@ static int gpucc_main(void *p) {
   if (options_parse(argc, argv, &o) != 0)
     return 2;
   program_set_runtime_verification(o.runtime_verification);
+  /* --entry-point-result alone is about main, as mlir-runner's default -e. */
+  program_set_entry(o.entry ? o.entry : o.entry_result ? "main" : NULL, o.entry_result);
   if (o.print_help) {
     options_print_help("gpucc");
     return 0;

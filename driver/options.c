@@ -22,6 +22,8 @@ enum opt_id {
   OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN, OPT_GPUCC_RT, OPT_FP_CONTRACT,
   OPT_FMAD,
   OPT_RUNTIME_VERIFICATION,
+  OPT_ENTRY,
+  OPT_ENTRY_RESULT,
 };
 
 enum opt_form {
@@ -54,6 +56,12 @@ static const struct opt_spec table[] = {
      "fuse floating-point multiply and add: fast (any), on (within an expression), off; "
      "default fast in device code, on in host code"},
     {OPT_FMAD, "-fmad", FORM_EQUALS, "<bool>", "nvcc's spelling: -fmad=false is -ffp-contract=off, -fmad=true fast"},
+    /* Before -e, which takes its value joined too (-eNAME). */
+    {OPT_ENTRY_RESULT, "--entry-point-result", FORM_EQUALS, "<type>",
+     "what the -e function returns: void, i32, i64 or f32; the program prints the value, as mlir-runner"},
+    {OPT_ENTRY_RESULT, "-entry-point-result", FORM_EQUALS, "<type>", "the same (mlir-runner's spelling)"},
+    {OPT_ENTRY, "-e", FORM_SEPARATE, "<function>",
+     "start the program in <function> (no arguments), as mlir-runner -e does; the program's own main is not used"},
     {OPT_RUNTIME_VERIFICATION, "-fruntime-verification", FORM_FLAG, NULL,
      "check memref and tensor ops at run time (bounds, casts, alignment), as MLIR's "
      "-generate-runtime-verification: a failed check prints the op and where it is, and aborts "
@@ -308,6 +316,13 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
       return diag_error("invalid argument '%s' to -fmad= (expected true or false)", val);
     return 0;
   case OPT_RUNTIME_VERIFICATION: o->runtime_verification = 1; return 0;
+  case OPT_ENTRY: o->entry = val; return 0;
+  case OPT_ENTRY_RESULT:
+    if (strcmp(val, "void") && strcmp(val, "i32") && strcmp(val, "i64") && strcmp(val, "f32"))
+      return diag_error("invalid argument '%s' to --entry-point-result= (expected void, i32, i64 or "
+                        "f32)", val);
+    o->entry_result = val;
+    return 0;
   case OPT_SHARED: o->shared = 1; return 0;
   case OPT_FPIC: return 0;
   case OPT_LANG:

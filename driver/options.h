@@ -61,6 +61,8 @@ struct options {
   int debug_info;      /* -g */
   int fp_contract;     /* -ffp-contract=: enum fp_contract, -1 when not given */
   int runtime_verification; /* -fruntime-verification */
+  const char *entry;        /* -e: the function to run (NULL: main) */
+  const char *entry_result; /* --entry-point-result: void, i32, i64, f32 or NULL */
   int shared;          /* -shared */
   int jobs;            /* -j: device jobs at once; 0 = number of cores */
   int use_cache;       /* off with --no-cache */

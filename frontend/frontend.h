@@ -61,6 +61,11 @@ void frontend_minmax_to_llvm(MlirOperation root);
 /* vector.contract of narrower operands into a wider accumulator gets its
  * operands extended first (contract_widen.c). */
 void frontend_widen_contractions(MlirOperation root);
+/* The entry point (entry.c): with entry set (-e), a main that calls it and
+ * prints what it returns (want: "void", "i32", "i64", "f32" or NULL for
+ * whatever it returns); without, main's own checks. Returns 0 or -1
+ * (reported, located). */
+int frontend_entry(MlirModule module, const char *entry, const char *want);
 
 /* cf.assert in host code calls the runtime's gpuccAssertFailed, which
  * reports on stderr (host_assert.c). Returns 0 or -1 (reported). */

@@ -88,6 +88,13 @@ static int runtime_verification;
 
 void program_set_runtime_verification(int on) { runtime_verification = on; }
 
+static const char *entry_name, *entry_result;
+
+void program_set_entry(const char *name, const char *result) {
+  entry_name = name;
+  entry_result = result;
+}
+
 int program_load(const char *path, struct program **out) {
   struct program *p = calloc(1, sizeof *p);
   if (!p)
@@ -103,6 +110,11 @@ int program_load(const char *path, struct program **out) {
    * stderr (host_assert.c) and kernels through their target's assert. */
   if (runtime_verification &&
       frontend_run_pipeline(p->module, "builtin.module(generate-runtime-verification)") != 0) {
+    mlirModuleDestroy(p->module);
+    free(p);
+    return -1;
+  }
+  if (frontend_entry(p->module, entry_name, entry_result) != 0) {
     mlirModuleDestroy(p->module);
     free(p);
     return -1;

@@ -20,6 +20,10 @@ int frontend_init(void);
 /* With on set, programs loaded from now on get MLIR's run-time checks of
  * memref and tensor ops (-fruntime-verification). */
 void program_set_runtime_verification(int on);
+/* The function programs start in (-e, mlir-runner's spelling) and what it
+ * must return (--entry-point-result); NULL: main, and whatever it returns.
+ * Kept by reference. */
+void program_set_entry(const char *name, const char *result);
 
 int program_load(const char *path, struct program **out);
 

@@ -57,6 +57,8 @@ void printClose(void);   /* " )" */
 void printComma(void);   /* ", " */
 void printNewline(void); /* "\n" */
 void gpuccAssertFailed(const char *message, const char *file, uint32_t line); /* gpucc's own */
+void gpuccPrintEntryResultI64(int64_t v); /* gpucc's own: -e's result */
+void gpuccPrintEntryResultF32(float v);
 
 /* ---- timing ---- */
 void printFlops(double flops); /* "<flops / 1e9> GFLOPS\n" on stderr */

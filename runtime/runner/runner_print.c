@@ -32,3 +32,9 @@ RT_EXPORT void gpuccAssertFailed(const char *message, const char *file, uint32_t
   fflush(stderr);
   abort();
 }
+
+/* The value the entry function returned, printed as mlir-runner prints it
+ * with -e and --entry-point-result (frontend/entry.c calls these from the
+ * main it writes): integers in decimal, f32 as "%e", then a newline. */
+RT_EXPORT void gpuccPrintEntryResultI64(int64_t v) { fprintf(stdout, "%" PRId64 "\n", v); }
+RT_EXPORT void gpuccPrintEntryResultF32(float v) { fprintf(stdout, "%e\n", (double)v); }

@@ -6,7 +6,7 @@
 cmake_minimum_required(VERSION 3.25)
 
 set(required
-  gpuccSetErrorHandler gpuccBackendName
+  gpuccSetErrorHandler gpuccBackendName gpuccPrintEntryResultI64 gpuccPrintEntryResultF32
   mgpuModuleLoad mgpuModuleLoadJIT mgpuModuleUnload mgpuModuleGetFunction
   mgpuLaunchKernel mgpuLaunchClusterKernel
   mgpuStreamCreate mgpuStreamDestroy mgpuStreamSynchronize mgpuStreamWaitEvent
