@@ -201,6 +201,11 @@ int frontend_prepare(MlirModule module) {
       frontend_run_pipeline(module, "builtin.module(func.func(" VECTOR_COMPOSITE "),"
                                     "gpu.module(func.func(" VECTOR_COMPOSITE ")))") != 0)
     return -1;
+  /* Elementwise arith and math on tensors (arith.addf %a, %b : tensor<..>)
+   * have no bufferization of their own: as linalg.generic they get one. */
+  if (f.tensors &&
+      frontend_run_pipeline(module, "builtin.module(convert-elementwise-to-linalg)") != 0)
+    return -1;
   if (f.tensors && (frontend_run_pipeline(module, "builtin.module(" BUFFERIZE ")") != 0 ||
                     frontend_free_buffers(module, "builtin.module(buffer-deallocation-pipeline,"
                                                           "convert-bufferization-to-memref)") != 0))
