@@ -74,6 +74,10 @@ static int gpucc_main(void *p) {
         BUG("bad default target list");
     }
   }
+  int gpus = 0;
+  for (size_t t = 0; t < o.ntargets; t++)
+    gpus |= o.targets[t].info->kind->fatbin_vendor != FATBIN_VENDOR_HOST;
+  program_set_gpu_targets(gpus);
   diag_set_werror(o.werror);
   lowering_set_verbose(o.verbose);
   diag_set_color(o.color == COLOR_ALWAYS ? 1 : o.color == COLOR_NEVER ? 0 : -1);

@@ -66,6 +66,11 @@ void frontend_widen_contractions(MlirOperation root);
  * whatever it returns); without, main's own checks. Returns 0 or -1
  * (reported, located). */
 int frontend_entry(MlirModule module, const char *entry, const char *want);
+/* Warns of each launch argument that is host memory (memref.alloc,
+ * alloca, get_global not registered with gpu.host_register), which a GPU
+ * cannot read (host_memory.c), once turned on (a GPU target is asked for). */
+void frontend_set_host_memory_warnings(int on);
+void frontend_warn_host_memory(MlirModule module);
 
 /* cf.assert in host code calls the runtime's gpuccAssertFailed, which
  * reports on stderr (host_assert.c). Returns 0 or -1 (reported). */

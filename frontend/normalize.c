@@ -316,6 +316,7 @@ int frontend_normalize(MlirModule module) {
    * marks the module gpu.container_module. */
   if (frontend_run_pipeline(module, "builtin.module(gpu-kernel-outlining)") != 0)
     return -1;
+  frontend_warn_host_memory(module);
   struct op_list l = {0};
   mlirOperationWalk(mlirModuleGetOperation(module), collect, &l, MlirWalkPreOrder);
   int rc = 0;

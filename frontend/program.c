@@ -89,6 +89,7 @@ static int runtime_verification;
 void program_set_runtime_verification(int on) { runtime_verification = on; }
 
 static const char *entry_name, *entry_result;
+void program_set_gpu_targets(int any) { frontend_set_host_memory_warnings(any); }
 
 void program_set_entry(const char *name, const char *result) {
   entry_name = name;

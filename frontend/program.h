@@ -24,6 +24,9 @@ void program_set_runtime_verification(int on);
  * must return (--entry-point-result); NULL: main, and whatever it returns.
  * Kept by reference. */
 void program_set_entry(const char *name, const char *result);
+/* Whether a GPU target is asked for: then launches that pass host memory
+ * are warned about (it works on the host backend only). */
+void program_set_gpu_targets(int any);
 
 int program_load(const char *path, struct program **out);
 

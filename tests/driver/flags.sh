@@ -3,6 +3,7 @@
 # Usage: flags.sh GPUCC FATBIN_TOOL READELF MLIR_OPT PROGRAM.mlir C_KERNELS.mlir DLOPEN_MAIN.c
 set -eu
 gpucc=$1 fatbin=$2 readelf=$3 mlir_opt=$4 prog=$5 ckernels=$6 dlopen_main=$7
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
@@ -328,6 +329,17 @@ for mode in none fast size; do
   check "fatbin_read_back_$mode" sh -c "test $rc -eq 1 && grep -q \"error: the fat binary written for @.* does not read back: fatbin: \" err && test ! -e bad_app"
 done
 check bad_tool_no_temps no_temps
+
+# A kernel given host memory is a warning when a GPU target is asked for
+# (it faults on a GPU), silent for the host target alone, an error with -Werror.
+hm="$here/host_memory.mlir"
+"$gpucc" --offload-arch=sm_90,host "$hm" -o hm_app 2>err && rc=0 || rc=$?
+check host_memory_warning sh -c "test $rc -eq 0 && test \$(grep -c 'is host memory' err) -eq 2 &&
+  grep -q 'host_memory.mlir:19:5: warning: argument 1 of the launch of @k::@f is host memory (memref.alloc at .*host_memory.mlir:13:10)' err"
+"$gpucc" --offload-arch=host "$hm" -o hm_app 2>err && rc=0 || rc=$?
+check host_memory_host_only sh -c "test $rc -eq 0 && ! grep -q 'host memory' err"
+"$gpucc" -Werror --offload-arch=sm_90 "$hm" -o hm_app2 2>err && rc=0 || rc=$?
+check host_memory_werror sh -c "test $rc -eq 1 && test ! -e hm_app2"
 
 # gpucc.1 comes from the option table
 "$gpucc" --print-man-page >gpucc.1
