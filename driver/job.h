@@ -9,9 +9,12 @@
 #ifndef GPUCC_JOB_H
 #define GPUCC_JOB_H
 
+#include "diag.h"
+#include "fatbin.h"
 #include "lowering.h"
 #include "options.h"
 #include "program.h"
+#include "symname.h"
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -42,14 +45,43 @@ struct unit {
   const char *device_mlir_path; /* --emit=mlir-device: temp file, or NULL */
   const char *host_ll_path;   /* --emit=llvm / -S: temp file, or NULL */
   int *cached;               /* [target]: every module's objects came from the cache */
+  /* [target]: for a kind whose finishing tool links the device files of all
+   * gpu.modules into one object (plan_links_modules: the host target's
+   * shared object, SO_LIB), that object; NULL for other kinds. Module 0's
+   * fat binary carries it, every module's an SO_REF to it by its hash. */
+  const char **lib_paths;
+  unsigned char (*lib_sha256)[FATBIN_SHA256_SIZE]; /* [target]: its hash, once read (lib_hashed) */
+  int *lib_hashed;
 };
+
+/* Whether the kind's finishing tool takes every gpu.module's device file at
+ * once (one shared object for the host target) instead of one per module:
+ * with two modules or more (the host lowering prefixes their symbols then,
+ * and only then), unless the finished object is an --emit= stage, which is
+ * per module. Which kinds do belongs in struct target_kind; until it is
+ * there, the shared-object format tells. */
+static inline int plan_links_modules(const struct target_kind *k, size_t nmodules) {
+  return nmodules > 1 && k->finished_suffix && !k->finished_stage &&
+         k->finished_format == FATBIN_FORMAT_SO;
+}
 
 static inline struct cell *unit_cell(const struct unit *u, size_t ntargets, size_t m, size_t t) {
   return &u->cells[m * ntargets + t];
 }
 
+/* gpu.module m's name as its objects and files carry it: [A-Za-z0-9_] only
+ * (support/symname.h). */
 static inline const char *unit_module(const struct unit *u, size_t m) {
   return program_module_name(u->prog, m);
+}
+
+/* The same as the program spells it, for messages after an '@': kernels,
+ * "my mod". A new string. */
+static inline char *unit_module_shown(const struct unit *u, size_t m) {
+  char *s = symname_display(unit_module(u, m), 1);
+  if (!s)
+    BUG("out of memory");
+  return s;
 }
 
 enum job_kind {

@@ -208,6 +208,42 @@ static void compute_keys(struct plan *p, struct unit *u) {
   }
 }
 
+/* The kind's tool on every module's device file at once: its command for
+ * module 0, the others' files inserted after that one (`cc -shared -o lib
+ * m0.o m1.o ... builtins.a -lm`), so libraries after it still serve all. */
+static void plan_link_modules(struct plan *p, struct unit *u, size_t t) {
+  const struct options *o = p->opts;
+  const struct target *tg = &o->targets[t];
+  struct finish_request req = {options_device_opt(o), o->debug_info, (const char *const *)o->ptxas_args,
+                               o->nptxas_args};
+  const char *first = unit_cell(u, o->ntargets, 0, t)->device_path;
+  char **one = tg->info->kind->finish_argv(&p->tc, tg, &req, first, u->lib_paths[t]);
+  size_t n = 0, at = 0;
+  while (one[n])
+    n++;
+  while (at < n && one[at] != first)
+    at++;
+  if (at == n)
+    BUG("the finishing command does not name its input");
+  char **argv = calloc(n + u->nmodules + 1, sizeof *argv);
+  if (!argv)
+    BUG("out of memory");
+  size_t k = 0;
+  for (size_t i = 0; i <= at; i++)
+    argv[k++] = one[i];
+  for (size_t m = 1; m < u->nmodules; m++)
+    argv[k++] = (char *)unit_cell(u, o->ntargets, m, t)->device_path;
+  for (size_t i = at + 1; i < n; i++)
+    argv[k++] = one[i];
+  free(one);
+  struct job *j = add_job(p, JOB_TOOL, u, xasprintf("%s: %zu gpu.module%s for %s", tg->info->kind->finish_tool,
+                                                    u->nmodules, u->nmodules == 1 ? "" : "s", tg->id));
+  j->argv = argv;
+  for (size_t m = 0; m < u->nmodules; m++)
+    job_in(j, unit_cell(u, o->ntargets, m, t)->device_path);
+  job_out(j, u->lib_paths[t]);
+}
+
 static int plan_unit(struct plan *p, struct unit *u) {
   const struct options *o = p->opts;
   if (program_load(u->input, &u->prog) != 0)
@@ -243,10 +279,24 @@ static int plan_unit(struct plan *p, struct unit *u) {
       const struct target_kind *k = tg->info->kind;
       struct cell *c = unit_cell(u, o->ntargets, m, t);
       c->device_path = tmp_path(name, k->device_suffix);
-      if (k->finished_suffix && k->can_finish(&p->tc))
+      if (k->finished_suffix && k->can_finish(&p->tc) && !plan_links_modules(k, u->nmodules))
         c->finished_path = tmp_path(name, k->finished_suffix);
       free(name);
     }
+  /* One object for all modules (none with --bundle: the parts carry it). */
+  u->lib_paths = calloc(o->ntargets + 1, sizeof *u->lib_paths);
+  u->lib_sha256 = calloc(o->ntargets + 1, sizeof *u->lib_sha256);
+  u->lib_hashed = calloc(o->ntargets + 1, sizeof *u->lib_hashed);
+  if (!u->lib_paths || !u->lib_sha256 || !u->lib_hashed)
+    BUG("out of memory");
+  for (size_t t = 0; t < o->ntargets && u->nmodules && !o->bundle; t++) {
+    const struct target_kind *k = o->targets[t].info->kind;
+    if (plan_links_modules(k, u->nmodules) && k->can_finish(&p->tc)) {
+      char *name = xasprintf("%s-%s", stem, o->targets[t].id);
+      u->lib_paths[t] = tmp_path(name, k->finished_suffix);
+      free(name);
+    }
+  }
   if (o->bundle) {
     /* Device objects come from the .gpucc-device inputs. */
     u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
@@ -256,7 +306,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
     free(part);
       u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
       free(name);
-      struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", unit_module(u, m)));
+      char *shown = unit_module_shown(u, m);
+      struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", shown));
+      free(shown);
       j->module = m;
       for (size_t k = 0; k < p->nparts; k++)
         job_in(j, p->parts[k].path);
@@ -288,13 +340,18 @@ static int plan_unit(struct plan *p, struct unit *u) {
       const struct target *tg = &o->targets[t];
       struct finish_request req = {options_device_opt(o), o->debug_info, (const char *const *)o->ptxas_args,
                                    o->nptxas_args};
+      char *shown = unit_module_shown(u, m);
       struct job *j = add_job(p, JOB_TOOL, u, xasprintf("%s: @%s for %s", tg->info->kind->finish_tool,
-                                                        unit_module(u, m), tg->id));
+                                                        shown, tg->id));
+      free(shown);
       j->argv = tg->info->kind->finish_argv(&p->tc, tg, &req, c->device_path, c->finished_path);
       j->module = m;
       job_in(j, c->device_path);
       job_out(j, c->finished_path);
     }
+  for (size_t t = 0; t < o->ntargets; t++)
+    if (u->lib_paths[t])
+      plan_link_modules(p, u, t);
   if (o->device_only) {
     u->obj_final = o->output ? o->output : xasprintf("%s.gpucc-device", stem);
     u->obj_path = o->dry_run ? u->obj_final : tmp_output_path(u->obj_final);
@@ -307,6 +364,8 @@ static int plan_unit(struct plan *p, struct unit *u) {
         job_in(pack, unit_cell(u, o->ntargets, m, t)->device_path);
         job_in(pack, unit_cell(u, o->ntargets, m, t)->finished_path);
       }
+    for (size_t t = 0; t < o->ntargets; t++)
+      job_in(pack, u->lib_paths[t]);
     job_out(pack, u->obj_path);
     return 0;
   }
@@ -316,12 +375,15 @@ static int plan_unit(struct plan *p, struct unit *u) {
     free(part);
     u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
     free(name);
-    struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", unit_module(u, m)));
+    char *shown = unit_module_shown(u, m);
+    struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", shown));
+    free(shown);
     j->module = m;
     for (size_t t = 0; t < o->ntargets; t++) { /* what ships of each target */
       if (o->targets[t].info->kind->device_format >= 0)
         job_in(j, unit_cell(u, o->ntargets, m, t)->device_path);
       job_in(j, unit_cell(u, o->ntargets, m, t)->finished_path);
+      job_in(j, u->lib_paths[t]); /* module 0 carries it, every module names it */
     }
     job_out(j, u->blob_paths[m]);
   }

@@ -169,6 +169,56 @@ static int add_file(struct objects *ob, const char *path, struct fatbin_entry e,
   return 0;
 }
 
+/* Module m's SO_REF: the library's hash and m's symbol prefix in it. */
+static void add_so_ref(struct objects *ob, struct fatbin_entry e, size_t m,
+                       const unsigned char sha256[FATBIN_SHA256_SIZE]) {
+  char prefix[FATBIN_SO_REF_MAX_PREFIX + 1], text[FATBIN_SO_REF_MAX_SIZE + 1];
+  fatbin_so_ref_prefix(m, prefix, sizeof prefix);
+  size_t n = fatbin_so_ref_write(sha256, prefix, text);
+  char *copy = malloc(n);
+  if (!copy)
+    BUG("out of memory");
+  memcpy(copy, text, n);
+  e.format = FATBIN_FORMAT_SO_REF;
+  e.data = copy;
+  e.size = n;
+  *objects_add(ob, copy) = e;
+}
+
+/* Adds a shared object whose symbols carry module prefixes (the host
+ * lowering prefixes them in a program of several gpu.modules) as an
+ * SO_LIB, and returns its hash. */
+static int add_so_lib(struct objects *ob, const char *path, struct fatbin_entry e, const char *tool,
+                      unsigned char sha256[FATBIN_SHA256_SIZE]) {
+  e.format = FATBIN_FORMAT_SO_LIB;
+  if (add_file(ob, path, e, 0, tool) != 0)
+    return -1;
+  fatbin_sha256(ob->e[ob->n - 1].data, ob->e[ob->n - 1].size, sha256);
+  return 0;
+}
+
+/* A kind that links every module into one object (plan_links_modules):
+ * module 0's archive carries it, every module's names it. Bundle jobs run
+ * in the parent, so the library is hashed once, by whichever comes first. */
+static int add_library(struct unit *u, size_t m, size_t t, const char *tool, struct fatbin_entry e,
+                       struct objects *ob) {
+  if (m == 0) {
+    if (add_so_lib(ob, u->lib_paths[t], e, tool, u->lib_sha256[t]) != 0)
+      return -1;
+    u->lib_hashed[t] = 1;
+  } else if (!u->lib_hashed[t]) {
+    void *buf;
+    size_t size;
+    if (tmp_read_file(u->lib_paths[t], &buf, &size) != 0)
+      return -1;
+    fatbin_sha256(buf, size, u->lib_sha256[t]);
+    free(buf);
+    u->lib_hashed[t] = 1;
+  }
+  add_so_ref(ob, e, m, u->lib_sha256[t]);
+  return 0;
+}
+
 /* Reads the objects compiled for module m (all targets) from the job files. */
 static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct objects *ob) {
   const struct options *o = p->opts;
@@ -180,11 +230,19 @@ static int collect_compiled(struct plan *p, struct unit *u, size_t m, struct obj
                              .vendor = (enum fatbin_vendor)k->fatbin_vendor,
                              .target = tg->id,
                              .features = tg->features};
-    if (c->finished_path) {
+    if (c->finished_path && k->finished_format == FATBIN_FORMAT_SO && u->nmodules > 1) {
+      /* Linked alone (the kind keeps a stage per module), symbols prefixed. */
+      unsigned char sha256[FATBIN_SHA256_SIZE];
+      if (add_so_lib(ob, c->finished_path, e, k->finish_tool, sha256) != 0)
+        return -1;
+      add_so_ref(ob, e, m, sha256);
+    } else if (c->finished_path) {
       e.format = (enum fatbin_format)k->finished_format;
       if (add_file(ob, c->finished_path, e, 0, k->finish_tool) != 0)
         return -1;
     }
+    if (u->lib_paths[t] && add_library(u, m, t, k->finish_tool, e, ob) != 0)
+      return -1;
     if (k->device_format < 0)
       continue; /* only the finished object ships */
     /* PTX goes in with its NUL (device_nul): the driver's JIT wants a C
@@ -333,8 +391,9 @@ static int run_bundle(struct plan *p, struct job *j) {
   void *blob = NULL;
   size_t size = 0;
   if (rc == 0) {
-    char what[300];
-    snprintf(what, sizeof what, "@%s", unit_module(u, j->module));
+    char what[300], *shown = unit_module_shown(u, j->module);
+    snprintf(what, sizeof what, "@%s", shown);
+    free(shown);
     rc = write_objects(p, &ob, u->blob_paths[j->module], what, &blob, &size);
   }
   objects_free(&ob);

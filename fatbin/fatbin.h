@@ -55,7 +55,29 @@ enum fatbin_format {
   FATBIN_FORMAT_PTX,   /* NUL-terminated PTX text, for driver JIT */
   FATBIN_FORMAT_HSACO, /* AMD code object (ELF shared object) */
   FATBIN_FORMAT_SO,    /* native shared object for the host target */
+  /* The host target's kernels of every gpu.module of a program in one
+   * shared object (one link, not one per module), each module's symbols
+   * behind a prefix of its own. One module's archive carries it; it is
+   * never chosen itself: each module's SO_REF names it. */
+  FATBIN_FORMAT_SO_LIB,
+  /* A host module's kernels in an SO_LIB: the text "<library's SHA-256,
+   * hex> <symbol prefix>\n" (FATBIN_SO_REF_*). Chosen like an SO. */
+  FATBIN_FORMAT_SO_REF,
 };
+
+/* An SO_REF's text: 64 hex digits, a space, the prefix, a newline. */
+#define FATBIN_SO_REF_MAX_PREFIX 64
+#define FATBIN_SO_REF_MAX_SIZE (2 * FATBIN_SHA256_SIZE + 1 + FATBIN_SO_REF_MAX_PREFIX + 1)
+/* Module i's symbol prefix in an SO_LIB ("__gpucc_m3."): the lowering
+ * renames the module's definitions so, the driver records it. */
+void fatbin_so_ref_prefix(size_t module, char *buf, size_t size);
+/* Writes an SO_REF's text into buf; returns its length (no NUL counted). */
+size_t fatbin_so_ref_write(const unsigned char lib_sha256[FATBIN_SHA256_SIZE], const char *prefix,
+                           char buf[FATBIN_SO_REF_MAX_SIZE + 1]);
+/* Reads an SO_REF: the library's hash and the prefix (NUL-terminated).
+ * Returns 0, or -1 when data is not one. */
+int fatbin_so_ref_read(const void *data, size_t size, unsigned char lib_sha256[FATBIN_SHA256_SIZE],
+                       char prefix[FATBIN_SO_REF_MAX_PREFIX + 1]);
 
 /* How the writer stores the objects (--fatbin-compress=none|fast|size).
  * Both compressed modes put each object in a zstd frame of its own; within

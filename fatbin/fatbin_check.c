@@ -20,7 +20,8 @@
  *    "unsupported" (and either bit in v3).
  *  - ptx: NUL-terminated text whose `.target` is the target and whose
  *    `.version X.Y` matches a "+ptxXY" feature.
- *  - so: an ELF shared object for the machine this library was built for.
+ *  - so, solib: an ELF shared object for the machine this library was built
+ *    for; soref: "<64 hex digits> <prefix>\n".
  *
  * Every ELF object must also be whole: its headers, segments and sections
  * within its size (fatbin_elf_layout.c).
@@ -292,6 +293,23 @@ static int fatbin_check_so(const struct fatbin_entry *e, const unsigned char *d,
   return 0;
 }
 
+/* "<64 hex digits> <prefix>\n", the prefix a symbol's characters. */
+static int fatbin_check_so_ref(const struct fatbin_entry *e, const unsigned char *d, size_t size,
+                               char *err, size_t errlen) {
+  size_t hex = 2 * FATBIN_SHA256_SIZE, i = 0;
+  while (i < hex && i < size && ((d[i] >= '0' && d[i] <= '9') || (d[i] >= 'a' && d[i] <= 'f')))
+    i++;
+  int ok = i == hex && size > hex + 2 && size <= FATBIN_SO_REF_MAX_SIZE && d[hex] == ' ' &&
+           d[size - 1] == '\n';
+  for (i = hex + 1; ok && i + 1 < size; i++)
+    ok = (d[i] >= '0' && d[i] <= '9') || (d[i] >= 'a' && d[i] <= 'z') ||
+         (d[i] >= 'A' && d[i] <= 'Z') || d[i] == '_' || d[i] == '.';
+  if (!ok)
+    return fatbin_error(err, errlen, "fatbin: host library reference of module '%s' is malformed",
+                        e->module);
+  return 0;
+}
+
 int fatbin_check_object(const struct fatbin_entry *e, const void *data, size_t size,
                         char *err, size_t errlen) {
   static const enum fatbin_vendor vendor_of[] = {
@@ -299,6 +317,8 @@ int fatbin_check_object(const struct fatbin_entry *e, const void *data, size_t s
       [FATBIN_FORMAT_PTX] = FATBIN_VENDOR_NVIDIA,
       [FATBIN_FORMAT_HSACO] = FATBIN_VENDOR_AMD,
       [FATBIN_FORMAT_SO] = FATBIN_VENDOR_HOST,
+      [FATBIN_FORMAT_SO_LIB] = FATBIN_VENDOR_HOST,
+      [FATBIN_FORMAT_SO_REF] = FATBIN_VENDOR_HOST,
   };
   if (!fatbin_format_name(e->format) || !fatbin_vendor_name(e->vendor))
     return fatbin_error(err, errlen, "fatbin: object of unknown vendor or format");
@@ -316,6 +336,10 @@ int fatbin_check_object(const struct fatbin_entry *e, const void *data, size_t s
     return fatbin_check_hsaco(e, d, size, err, errlen);
   case FATBIN_FORMAT_SO:
     return fatbin_check_so(e, d, size, err, errlen);
+  case FATBIN_FORMAT_SO_LIB:
+    return fatbin_check_so(e, d, size, err, errlen);
+  case FATBIN_FORMAT_SO_REF:
+    return fatbin_check_so_ref(e, d, size, err, errlen);
   }
   return fatbin_error(err, errlen, "fatbin: object of unknown format");
 }

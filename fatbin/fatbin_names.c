@@ -19,6 +19,8 @@ static const char *const fatbin_format_names[] = {
     [FATBIN_FORMAT_PTX] = "ptx",
     [FATBIN_FORMAT_HSACO] = "hsaco",
     [FATBIN_FORMAT_SO] = "so",
+    [FATBIN_FORMAT_SO_LIB] = "solib",
+    [FATBIN_FORMAT_SO_REF] = "soref",
 };
 
 static const char *const fatbin_compress_names[] = {

@@ -6,12 +6,15 @@
  * first. `info` prints everything the manifest records, as "key value"
  * lines indented under each archive and object, and where each compressed
  * object's frame and its dictionary's lie in the payload, which is what it
- * takes to decode one with the zstd tool (docs/fatbin.md, section 5). */
+ * takes to decode one with the zstd tool (docs/fatbin.md, section 5).
+ * Modules and kernels are shown as the program spells them, in MLIR's
+ * quotes where their objects carry them mangled (support/symname.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/symname.h"
 #include "gpucc_fatbin.h"
 
 /* ---- list ------------------------------------------------------------------------ */
@@ -28,6 +31,15 @@ struct tool_table {
 static char *tool_dup(const char *s) {
   size_t n = strlen(s) + 1;
   return memcpy(tool_xmalloc(n), s, n);
+}
+
+/* A module or kernel name as the program spells it ("my mod" for
+ * __gpucc__my_20mod). */
+static char *tool_shown(const char *sym) {
+  char *s = symname_display(sym, 1);
+  if (!s)
+    return tool_dup("?");
+  return s;
 }
 
 static char *tool_num(size_t v) {
@@ -49,7 +61,7 @@ static int tool_collect(const struct tool_blob *b, void *ud) {
       t->rows = r;
     }
     t->rows[t->count++] = (struct tool_row){{
-        tool_dup(e->module),
+        tool_shown(e->module),
         tool_dup(fatbin_vendor_name(e->vendor)),
         tool_dup(e->target),
         tool_dup(fatbin_format_name(e->format)),
@@ -116,8 +128,11 @@ static const char *tool_or(const char *s, const char *fallback) { return s ? s :
 
 /* What a launch of the kernel may be (the manifest's kernel line). */
 static void tool_describe_kernel(const struct fatbin_kernel *k) {
-  printf("  kernel       %s\n", k->name);
-  printf("    module     %s\n", k->module);
+  char *name = tool_shown(k->name), *module = tool_shown(k->module);
+  printf("  kernel       %s\n", name);
+  printf("    module     %s\n", module);
+  free(name);
+  free(module);
   printf("    target     %s\n", tool_or(k->target, "all"));
   if (k->threads)
     printf("    threads    at most %" PRIu32 " per block\n", k->threads);
@@ -159,7 +174,9 @@ static int tool_describe(const struct tool_blob *b, void *ud) {
     const struct fatbin_entry *e = fatbin_get(fb, i);
     const struct fatbin_object_info *in = fatbin_get_info(fb, i);
     printf("  object       %s\n", in->file);
-    printf("    module     %s\n", e->module);
+    char *module = tool_shown(e->module);
+    printf("    module     %s\n", module);
+    free(module);
     printf("    vendor     %s\n", fatbin_vendor_name(e->vendor));
     printf("    target     %s\n", e->target);
     printf("    format     %s\n", fatbin_format_name(e->format));

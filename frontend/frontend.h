@@ -50,6 +50,13 @@ int frontend_free_buffers(MlirModule module, const char *pipeline);
  * followed by a host wait. Returns 0 or -1 (reported). */
 int frontend_normalize(MlirModule module);
 
+/* Gives each gpu.module and each function defined in one a name every
+ * object can carry, mangled (support/symname.h) where the program's cannot
+ * be, and points every reference at it (names.c). Called by
+ * frontend_normalize right after outlining. Returns 0, or -1 after an error
+ * at the op that could not be renamed. */
+int frontend_sanitize_names(MlirModule module);
+
 /* memref.atomic_rmw mulf/muli become memref.generic_atomic_rmw, and that
  * op on float memrefs the same op on their bits (atomic_bits.c): what the
  * memref lowering can exchange. */
@@ -75,6 +82,12 @@ void frontend_warn_host_memory(MlirModule module);
 /* cf.assert in host code calls the runtime's gpuccAssertFailed, which
  * reports on stderr (host_assert.c). Returns 0 or -1 (reported). */
 int frontend_host_asserts(MlirModule module);
+
+/* A static shape whose byte size overflows 64 bits is a located error;
+ * host code checks dynamic allocation sizes before allocating and tells the
+ * runtime where each gpu.dealloc is (alloc_checks.c). Returns 0 or -1
+ * (reported). */
+int frontend_alloc_checks(MlirModule module);
 
 /* memref.alloc of workgroup memory in a kernel becomes a workgroup
  * attribution (workgroup_alloc.c). Returns 0 or -1 (reported). */
@@ -184,6 +197,19 @@ MlirOperation frontend_if_before(MlirOperation at, MlirValue cond, MlirType resu
 /* Whether gpu.launch_func `launch` starts gpu.func `kernel` of gpu.module
  * `module`. */
 int frontend_launches(MlirOperation launch, MlirOperation module, MlirOperation kernel);
+/* The launches of a program grouped by kernel, so that a walk over the
+ * kernels finds each one's launches by search instead of testing every
+ * launch with frontend_launches (10,000 kernels by 10,000 launches).
+ * Borrows the ops and their names: valid while the module is unchanged
+ * in its launches' kernel attributes. */
+struct frontend_launch_index;
+struct frontend_launch_index *frontend_launch_index_new(const MlirOperation *launches, size_t n);
+/* The launches of `kernel` in `module`, in program order (*count of them;
+ * NULL when none). Owned by the index. */
+const MlirOperation *frontend_launch_index_find(const struct frontend_launch_index *ix,
+                                                MlirOperation module, MlirOperation kernel,
+                                                size_t *count);
+void frontend_launch_index_free(struct frontend_launch_index *ix);
 /* Where a gpu.launch_func's kernel operands are among its operands: the
  * first's index and how many. */
 void frontend_launch_operands(MlirOperation launch, intptr_t *start, intptr_t *count);

@@ -669,13 +669,13 @@ static int is_kernel(MlirOperation op) {
 }
 
 /* The launches of kernel fn in module `mod`, with their kernel operands. */
-static size_t sites_of(MlirOperation mod, MlirOperation fn, MlirOperation *launches, size_t nlaunches,
+static size_t sites_of(MlirOperation mod, MlirOperation fn, const struct frontend_launch_index *ix,
                        struct site **out) {
-  struct site *sites = xcalloc(nlaunches, sizeof *sites);
+  size_t nlaunches;
+  const MlirOperation *launches = frontend_launch_index_find(ix, mod, fn, &nlaunches);
+  struct site *sites = xcalloc(nlaunches + 1, sizeof *sites);
   size_t n = 0;
   for (size_t i = 0; i < nlaunches; i++) {
-    if (!frontend_launches(launches[i], mod, fn))
-      continue;
     intptr_t start, count;
     frontend_launch_operands(launches[i], &start, &count);
     sites[n].launch = launches[i];
@@ -693,6 +693,7 @@ int frontend_kernel_abi(MlirModule module) {
   MlirOperation *launches, *mods;
   size_t nlaunches = frontend_find_ops(mlirModuleGetOperation(module), launch_names, NULL, &launches);
   size_t nmods = frontend_gpu_modules(module, &mods);
+  struct frontend_launch_index *ix = frontend_launch_index_new(launches, nlaunches);
   for (size_t m = 0; m < nmods; m++) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(mods[m], 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -700,13 +701,14 @@ int frontend_kernel_abi(MlirModule module) {
       if (!is_kernel(op))
         continue;
       struct site *sites;
-      size_t nsites = sites_of(mods[m], op, launches, nlaunches, &sites);
+      size_t nsites = sites_of(mods[m], op, ix, &sites);
       rewrite_kernel(op, sites, nsites);
       for (size_t s = 0; s < nsites; s++)
         free(sites[s].old);
       free(sites);
     }
   }
+  frontend_launch_index_free(ix);
   free(mods);
   free(launches);
   if (!mlirOperationVerify(mlirModuleGetOperation(module)))

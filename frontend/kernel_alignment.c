@@ -76,8 +76,10 @@ static void assume_aligned(MlirOperation kernel, MlirValue arg, uint64_t bytes) 
   mlirValueReplaceAllUsesExcept(arg, aligned, 1, &assume);
 }
 
-static void align_kernel(MlirOperation mod, MlirOperation kernel, MlirOperation *launch_ops,
-                         size_t nlaunches) {
+static void align_kernel(MlirOperation mod, MlirOperation kernel,
+                         const struct frontend_launch_index *ix) {
+  size_t nlaunches;
+  const MlirOperation *launch_ops = frontend_launch_index_find(ix, mod, kernel, &nlaunches);
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   for (intptr_t a = 0; a < mlirBlockGetNumArguments(entry); a++) {
     MlirValue arg = mlirBlockGetArgument(entry, a);
@@ -85,8 +87,6 @@ static void align_kernel(MlirOperation mod, MlirOperation kernel, MlirOperation 
       continue;
     uint64_t least = 0;
     for (size_t l = 0; l < nlaunches; l++) {
-      if (!frontend_launches(launch_ops[l], mod, kernel))
-        continue;
       uint64_t known = known_alignment(kernel_operand(launch_ops[l], a));
       least = least == 0 || known < least ? known : least;
       if (least == 0)
@@ -103,14 +103,16 @@ void frontend_kernel_alignment(MlirModule module) {
   size_t nlaunches = frontend_find_ops(mlirModuleGetOperation(module), launch_names, NULL, &launch_ops);
   MlirOperation *mods;
   size_t nmods = frontend_gpu_modules(module, &mods);
+  struct frontend_launch_index *ix = frontend_launch_index_new(launch_ops, nlaunches);
   for (size_t m = 0; m < nmods && nlaunches > 0; m++) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(mods[m], 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
       if (frontend_op_is(op, "gpu.func") &&
           !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))))
-        align_kernel(mods[m], op, launch_ops, nlaunches);
+        align_kernel(mods[m], op, ix);
   }
+  frontend_launch_index_free(ix);
   free(mods);
   free(launch_ops);
 }

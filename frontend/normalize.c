@@ -317,6 +317,8 @@ int frontend_normalize(MlirModule module) {
   if (frontend_run_pipeline(module, "builtin.module(gpu-kernel-outlining)") != 0)
     return -1;
   frontend_warn_host_memory(module);
+  if (frontend_sanitize_names(module) != 0)
+    return -1;
   struct op_list l = {0};
   mlirOperationWalk(mlirModuleGetOperation(module), collect, &l, MlirWalkPreOrder);
   int rc = 0;
@@ -331,6 +333,8 @@ int frontend_normalize(MlirModule module) {
     rc = frontend_host_asserts(module);
   if (rc == 0)
     rc = frontend_workgroup_allocs(module);
+  if (rc == 0)
+    rc = frontend_alloc_checks(module);
   /* Formats are checked against the types as written, before promotion. */
   if (rc == 0)
     rc = frontend_check_printf(module);

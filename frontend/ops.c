@@ -174,6 +174,83 @@ int frontend_launches(MlirOperation launch, MlirOperation module, MlirOperation 
                             frontend_symbol_ref(kernel));
 }
 
+/* One launch under its kernel's two names; sorted by them, then by
+ * program order. */
+struct launch_key {
+  MlirStringRef module, kernel;
+  size_t order;
+  MlirOperation op;
+};
+
+struct frontend_launch_index {
+  struct launch_key *keys;
+  MlirOperation *ops; /* in the keys' order */
+  size_t n;
+};
+
+static int ref_cmp(MlirStringRef a, MlirStringRef b) {
+  int c = memcmp(a.data, b.data, a.length < b.length ? a.length : b.length);
+  return c ? c : (a.length > b.length) - (a.length < b.length);
+}
+
+static int key_cmp(const void *pa, const void *pb) {
+  const struct launch_key *a = pa, *b = pb;
+  int c = ref_cmp(a->module, b->module);
+  if (!c)
+    c = ref_cmp(a->kernel, b->kernel);
+  return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+struct frontend_launch_index *frontend_launch_index_new(const MlirOperation *launches, size_t n) {
+  struct frontend_launch_index *ix = calloc(1, sizeof *ix);
+  if (!ix || !(ix->keys = calloc(n + 1, sizeof *ix->keys)) || !(ix->ops = calloc(n + 1, sizeof *ix->ops)))
+    BUG("out of memory");
+  for (size_t i = 0; i < n; i++) {
+    MlirAttribute sym =
+        mlirOperationGetInherentAttributeByName(launches[i], mlirStringRefCreateFromCString("kernel"));
+    if (mlirAttributeIsNull(sym) || !mlirAttributeIsASymbolRef(sym) ||
+        mlirSymbolRefAttrGetNumNestedReferences(sym) != 1)
+      continue; /* launches nothing frontend_launches would match */
+    struct launch_key *k = &ix->keys[ix->n++];
+    k->module = mlirSymbolRefAttrGetRootReference(sym);
+    k->kernel = mlirFlatSymbolRefAttrGetValue(mlirSymbolRefAttrGetNestedReference(sym, 0));
+    k->order = i;
+    k->op = launches[i];
+  }
+  qsort(ix->keys, ix->n, sizeof *ix->keys, key_cmp);
+  for (size_t i = 0; i < ix->n; i++)
+    ix->ops[i] = ix->keys[i].op;
+  return ix;
+}
+
+const MlirOperation *frontend_launch_index_find(const struct frontend_launch_index *ix,
+                                                MlirOperation module, MlirOperation kernel,
+                                                size_t *count) {
+  struct launch_key want = {frontend_symbol_ref(module), frontend_symbol_ref(kernel), 0, {NULL}};
+  size_t lo = 0, hi = ix->n; /* the first key not below want */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (key_cmp(&ix->keys[mid], &want) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  size_t end = lo;
+  while (end < ix->n && !ref_cmp(ix->keys[end].module, want.module) &&
+         !ref_cmp(ix->keys[end].kernel, want.kernel))
+    end++;
+  *count = end - lo;
+  return end > lo ? &ix->ops[lo] : NULL;
+}
+
+void frontend_launch_index_free(struct frontend_launch_index *ix) {
+  if (!ix)
+    return;
+  free(ix->keys);
+  free(ix->ops);
+  free(ix);
+}
+
 /* gpu.launch_func's operand segments end with the kernel operands and the
  * optional async object. */
 void frontend_launch_operands(MlirOperation launch, intptr_t *start, intptr_t *count) {

@@ -86,8 +86,9 @@ static int embed_placeholders(MlirModule module) {
     mlirOperationStateAddAttributes(&st, 3, attrs);
     MlirOperation bin = mlirOperationCreate(&st);
     if (mlirOperationIsNull(bin)) {
+      int rc = frontend_error_at(mods[i], "internal: cannot create gpu.binary");
       free(mods);
-      return frontend_error_at(mods[i], "internal: cannot create gpu.binary");
+      return rc;
     }
     mlirBlockInsertOwnedOperationBefore(mlirModuleGetBody(module), mods[i], bin);
     mlirOperationDestroy(mods[i]);

@@ -60,6 +60,13 @@ int lowering_emit_object(LLVMModuleRef mod, int opt, const char *obj_path) {
   LLVMTargetMachineRef tm = lowering_host_machine(opt);
   if (!tm)
     return -1;
+  int rc = lowering_emit_object_with(mod, tm, opt, obj_path);
+  LLVMDisposeTargetMachine(tm);
+  return rc;
+}
+
+int lowering_emit_object_with(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt,
+                              const char *obj_path) {
   lowering_set_host_layout(mod, tm);
   int rc = 0;
   /* Even at -O0: that pipeline is what lowers coroutines (async.execute
@@ -82,6 +89,5 @@ int lowering_emit_object(LLVMModuleRef mod, int opt, const char *obj_path) {
     rc = diag_error("cannot emit object '%s': %s", obj_path, err);
     LLVMDisposeMessage(err);
   }
-  LLVMDisposeTargetMachine(tm);
   return rc;
 }

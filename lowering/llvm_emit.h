@@ -16,5 +16,10 @@ void lowering_set_host_layout(LLVMModuleRef mod, LLVMTargetMachineRef tm);
 /* Optimizes the module at -O<opt> and writes an object file.
  * Returns 0 or -1 (reported). */
 int lowering_emit_object(LLVMModuleRef mod, int opt, const char *obj_path);
+/* The same with the caller's target machine (from lowering_host_machine at
+ * the same opt), for a caller emitting many modules: one machine for all
+ * saves its set-up per module. */
+int lowering_emit_object_with(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt,
+                              const char *obj_path);
 
 #endif

@@ -4,9 +4,13 @@
  * The gpu.modules are lowered as for NVIDIA; each then becomes an LLVM
  * module that host_kernels.c rewrites for the CPU (thread ids from a
  * context argument, barriers and shuffles as runtime calls, libdevice calls
- * as libm calls) and that is emitted as a PIC object, in-process. `cc
- * -shared` links it into the shared object the fat binary carries and the
- * runtime loads. */
+ * as libm calls) and that is emitted as a PIC object, in-process. One `cc
+ * -shared` links the objects of every gpu.module into one shared object
+ * (fatbin SO_LIB; a link per module made 1,000 modules take minutes): so
+ * that their symbols cannot collide there, each object's definitions are
+ * renamed behind its module's prefix (fatbin_so_ref_prefix), which the
+ * module's SO_REF tells the runtime. A program of one gpu.module keeps its
+ * names and ships its shared object as format SO (plan_links_modules). */
 #include "target_kinds.h"
 
 #include "diag.h"
@@ -47,11 +51,39 @@ static int serialize(char *buf, size_t size, const struct target *t, const struc
                   DEBUG_INFO) >= (int)size;
 }
 
-/* Each lowered gpu.module becomes an LLVM module, rewritten for the CPU
- * and emitted as a PIC object. */
+/* Puts every definition the object exports behind the prefix: the kernels'
+ * entry points and tables, the ABI version, the workgroup size. What it
+ * only declares (the runtime's calls, libm) keeps its name. */
+static void prefix_definitions(LLVMModuleRef mod, const char *prefix) {
+  LLVMValueRef v[2] = {LLVMGetFirstFunction(mod), LLVMGetFirstGlobal(mod)};
+  for (int kind = 0; kind < 2; kind++)
+    for (LLVMValueRef g = v[kind]; g; g = kind ? LLVMGetNextGlobal(g) : LLVMGetNextFunction(g)) {
+      LLVMLinkage l = LLVMGetLinkage(g);
+      if (LLVMIsDeclaration(g) || l == LLVMInternalLinkage || l == LLVMPrivateLinkage)
+        continue;
+      size_t len;
+      const char *name = LLVMGetValueName2(g, &len);
+      char *renamed = malloc(strlen(prefix) + len + 1);
+      if (!renamed)
+        BUG("out of memory");
+      sprintf(renamed, "%s%.*s", prefix, (int)len, name);
+      LLVMSetValueName2(g, renamed, strlen(renamed));
+      free(renamed);
+    }
+}
+
+/* Each lowered gpu.module becomes an LLVM module, rewritten for the CPU,
+ * its definitions prefixed, and emitted as a PIC object. */
 static int write_objects(MlirModule dev, int opt, const char *const *out_paths, size_t n) {
   MlirBlock body = mlirModuleGetBody(dev);
   size_t i = 0;
+  /* One machine for every module: its set-up per module was a good part
+   * of a thousand small modules' time. */
+  LLVMTargetMachineRef tm = lowering_host_machine(opt);
+  if (!tm)
+    return -1;
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  int failed = 0;
   for (MlirOperation gm = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(gm) && i < n;
        gm = mlirOperationGetNextInBlock(gm), i++) {
     char *name = frontend_symbol_name(gm);
@@ -67,27 +99,32 @@ static int write_objects(MlirModule dev, int opt, const char *const *out_paths, 
     LLVMModuleRef mod = mlirTranslateModuleToLLVMIR(mlirModuleGetOperation(tmpmod), llctx);
     mlirModuleDestroy(tmpmod);
     int rc = -1;
-    LLVMTargetMachineRef tm = mod ? lowering_host_machine(opt) : NULL;
-    if (tm) {
+    if (mod) {
       lowering_set_host_layout(mod, tm);
-      LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
       rc = host_kernels_rewrite(mod, td, name);
-      LLVMDisposeTargetData(td);
-      LLVMDisposeTargetMachine(tm);
       char *msg = NULL;
       if (rc == 0 && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
         rc = diag_error("internal: invalid host kernel IR for gpu.module @%s: %s", name, msg);
       LLVMDisposeMessage(msg);
+      char prefix[FATBIN_SO_REF_MAX_PREFIX + 1];
+      fatbin_so_ref_prefix(i, prefix, sizeof prefix);
+      if (rc == 0 && n > 1) /* one module is linked alone, as format SO */
+        prefix_definitions(mod, prefix);
       if (rc == 0)
-        rc = lowering_emit_object(mod, opt, out_paths[i]);
-    }
-    if (mod)
+        rc = lowering_emit_object_with(mod, tm, opt, out_paths[i]);
       LLVMDisposeModule(mod);
+    }
     LLVMContextDispose(llctx);
     free(name);
-    if (rc != 0)
-      return -1;
+    if (rc != 0) {
+      failed = 1;
+      break;
+    }
   }
+  LLVMDisposeTargetData(td);
+  LLVMDisposeTargetMachine(tm);
+  if (failed)
+    return -1;
   return i == n ? 0 : diag_error("internal: %zu of %zu gpu.modules lowered for the host", i, n);
 }
 

@@ -11,12 +11,21 @@
  * Context: the runtime uses the device's primary context, the one the CUDA
  * runtime API shares, retained once at probe time. Every operation pushes it
  * and pops it again, so it works from any thread and never disturbs a context
- * that the host program made current itself. */
+ * that the host program made current itself.
+ *
+ * Faults: a kernel that faults makes the driver return a sticky error from
+ * the next call on its context (CUDA_ERROR_ILLEGAL_ADDRESS and the like).
+ * Where a call on a stream or event gets one, the program ends with the
+ * host backend's line naming the kernel last launched there
+ * (kernel_fault.h); modules and functions are handed out wrapped
+ * (struct rt_gpu_module, rt_gpu_function) so that a launch knows its
+ * kernel's name. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel_fault.h"
 #include "rt.h"
 
 typedef int CUresult;
@@ -34,6 +43,14 @@ enum {
   CUDA_ERROR_DEINITIALIZED = 4,
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
+  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_ASSERT = 710,
+  CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+  CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+  CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+  CUDA_ERROR_INVALID_ADDRESS_SPACE = 717,
+  CUDA_ERROR_INVALID_PC = 718,
+  CUDA_ERROR_LAUNCH_FAILED = 719,
 };
 enum {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
@@ -322,10 +339,42 @@ static int cu_done(struct rt_err *e, const char *call, CUresult r) {
   return r == CUDA_SUCCESS ? 0 : rt_fail(e, call, r);
 }
 
+/* What a sticky launch error says happened in the kernel, or -1 when r is
+ * not one. */
+static int cu_fault_kind(CUresult r) {
+  switch (r) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    return RT_FAULT_MEMORY;
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+    return RT_FAULT_MISALIGNED;
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_INVALID_PC:
+    return RT_FAULT_INSTRUCTION;
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    return RT_FAULT_STACK;
+  case CUDA_ERROR_ASSERT:
+    return RT_FAULT_ASSERT;
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return RT_FAULT_UNSPECIFIED;
+  }
+  return -1;
+}
+
+/* Ends an operation on the work of `handle` (a stream, an event): a kernel
+ * fault is reported as one, naming the kernel (and, if a handler returns,
+ * the operation is over); other errors as usual. */
+static int cu_done_on(struct rt_err *e, const char *call, CUresult r, void *handle) {
+  cu_leave();
+  if (r == CUDA_SUCCESS || rt_fault_report(handle, cu_fault_kind(r)))
+    return 0;
+  return rt_fail(e, call, r);
+}
+
 static CUdeviceptr cu_ptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
 
-static int cu_module_load(const void *image, size_t size, int text, void **module,
-                          struct rt_err *e) {
+static int cu_load_image(const void *image, size_t size, int text, CUmodule *module,
+                         struct rt_err *e) {
   (void)size; /* the driver reads the size from the image's own headers */
   if (cu_enter(e))
     return -1;
@@ -350,8 +399,8 @@ static int cu_module_load(const void *image, size_t size, int text, void **modul
   return -1;
 }
 
-static int cu_module_load_jit(const char *text, int opt_level, void **module,
-                              struct rt_err *e) {
+static int cu_load_jit(const char *text, int opt_level, CUmodule *module,
+                       struct rt_err *e) {
   if (cu_enter(e))
     return -1;
   char log[sizeof e->detail];
@@ -370,6 +419,36 @@ static int cu_module_load_jit(const char *text, int opt_level, void **module,
   return -1;
 }
 
+/* Wraps a module the driver loaded into *module; on failure unloads it. */
+static int cu_wrap_module(CUmodule handle, void **module, struct rt_err *e) {
+  struct rt_gpu_module *m = rt_gpu_module_new(handle);
+  if (!m) {
+    if (cu.CtxPushCurrent(cu_ctx) == CUDA_SUCCESS) {
+      cu.ModuleUnload(handle);
+      cu_leave();
+    }
+    return rt_fail_msg(e, "out of memory");
+  }
+  *module = m;
+  return 0;
+}
+
+static int cu_module_load(const void *image, size_t size, int text, void **module,
+                          struct rt_err *e) {
+  CUmodule handle = NULL;
+  if (cu_load_image(image, size, text, &handle, e) != 0)
+    return -1;
+  return cu_wrap_module(handle, module, e);
+}
+
+static int cu_module_load_jit(const char *text, int opt_level, void **module,
+                              struct rt_err *e) {
+  CUmodule handle = NULL;
+  if (cu_load_jit(text, opt_level, &handle, e) != 0)
+    return -1;
+  return cu_wrap_module(handle, module, e);
+}
+
 /* At exit the driver may already be torn down (its own destructors, or a
  * program that reset the device): that is not worth a message. */
 static int cu_shutting_down(CUresult r) {
@@ -377,22 +456,39 @@ static int cu_shutting_down(CUresult r) {
          r == CUDA_ERROR_CONTEXT_IS_DESTROYED;
 }
 
+/* After a kernel fault the context is dead and unloading fails with the
+ * fault's code: already reported, not worth another line at exit. */
 static int cu_module_unload(void *module, struct rt_err *e) {
+  struct rt_gpu_module *m = module;
+  CUmodule handle = m->handle;
+  rt_gpu_module_free(m);
   CUresult r = cu.CtxPushCurrent(cu_ctx);
   if (r != CUDA_SUCCESS)
     return cu_shutting_down(r) ? 0 : rt_fail(e, "cuCtxPushCurrent_v2", r);
-  r = cu.ModuleUnload(module);
+  r = cu.ModuleUnload(handle);
   cu_leave();
-  if (r == CUDA_SUCCESS || cu_shutting_down(r))
+  if (r == CUDA_SUCCESS || cu_shutting_down(r) || cu_fault_kind(r) >= 0)
     return 0;
   return rt_fail(e, "cuModuleUnload", r);
 }
 
 static int cu_module_function(void *module, const char *name, void **function,
                               struct rt_err *e) {
+  struct rt_gpu_module *m = module;
+  CUfunction handle = NULL;
   if (cu_enter(e))
     return -1;
-  return cu_done(e, "cuModuleGetFunction", cu.ModuleGetFunction(function, module, name));
+  if (cu_done(e, "cuModuleGetFunction", cu.ModuleGetFunction(&handle, m->handle, name)) != 0)
+    return -1;
+  struct rt_gpu_function *f = rt_gpu_function_new(m, handle, name);
+  if (!f)
+    return rt_fail_msg(e, "out of memory");
+  *function = f;
+  return 0;
+}
+
+static CUfunction cu_function(const void *function) {
+  return ((const struct rt_gpu_function *)function)->handle;
 }
 
 /* What the driver says of a kernel: the threads per block it can run with
@@ -404,9 +500,10 @@ static int cu_function_limits(void *function, struct rt_limits *l, struct rt_err
   if (cu_enter(e))
     return -1;
   int threads = 0, shared = 0;
-  CUresult r = cu.FuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function);
+  CUfunction fn = cu_function(function);
+  CUresult r = cu.FuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
   if (r == CUDA_SUCCESS)
-    r = cu.FuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function);
+    r = cu.FuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
   if (cu_done(e, "cuFuncGetAttribute", r) != 0)
     return -1;
   if (threads > 0 && (uint32_t)threads < l->threads)
@@ -422,9 +519,20 @@ static int cu_function_limits(void *function, struct rt_limits *l, struct rt_err
 static int cu_prepare_smem(const struct rt_launch *l, struct rt_err *e) {
   if (l->smem == 0)
     return 0;
-  CUresult r = cu.FuncSetAttribute(l->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+  CUresult r = cu.FuncSetAttribute(cu_function(l->function),
+                                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                    (int)l->smem);
   return r == CUDA_SUCCESS ? 0 : rt_fail(e, "cuFuncSetAttribute", r);
+}
+
+/* Ends a launch: an error may be an earlier kernel's fault; a launch that
+ * went in is the stream's last kernel. */
+static int cu_launched(const struct rt_launch *l, struct rt_err *e, const char *call, CUresult r) {
+  if (cu_done_on(e, call, r, l->stream) != 0)
+    return -1;
+  if (r == CUDA_SUCCESS)
+    rt_fault_note_launch(l->stream, &((const struct rt_gpu_function *)l->function)->id);
+  return 0;
 }
 
 static int cu_launch(const struct rt_launch *l, struct rt_err *e) {
@@ -434,10 +542,10 @@ static int cu_launch(const struct rt_launch *l, struct rt_err *e) {
     cu_leave();
     return -1;
   }
-  CUresult r = cu.LaunchKernel(l->function, l->grid[0], l->grid[1], l->grid[2],
+  CUresult r = cu.LaunchKernel(cu_function(l->function), l->grid[0], l->grid[1], l->grid[2],
                                l->block[0], l->block[1], l->block[2], l->smem,
                                l->stream, l->params, l->extra);
-  return cu_done(e, "cuLaunchKernel", r);
+  return cu_launched(l, e, "cuLaunchKernel", r);
 }
 
 static int cu_launch_cluster(const struct rt_launch *l, struct rt_err *e) {
@@ -461,7 +569,8 @@ static int cu_launch_cluster(const struct rt_launch *l, struct rt_err *e) {
     cu_leave();
     return -1;
   }
-  return cu_done(e, "cuLaunchKernelEx", cu.LaunchKernelEx(&cfg, l->function, l->params, l->extra));
+  CUresult r = cu.LaunchKernelEx(&cfg, cu_function(l->function), l->params, l->extra);
+  return cu_launched(l, e, "cuLaunchKernelEx", r);
 }
 
 static int cu_stream_create(void **stream, struct rt_err *e) {
@@ -475,19 +584,20 @@ static int cu_stream_create(void **stream, struct rt_err *e) {
 static int cu_stream_destroy(void *stream, struct rt_err *e) {
   if (cu_enter(e))
     return -1;
+  rt_fault_forget(stream);
   return cu_done(e, "cuStreamDestroy_v2", cu.StreamDestroy(stream));
 }
 
 static int cu_stream_synchronize(void *stream, struct rt_err *e) {
   if (cu_enter(e))
     return -1;
-  return cu_done(e, "cuStreamSynchronize", cu.StreamSynchronize(stream));
+  return cu_done_on(e, "cuStreamSynchronize", cu.StreamSynchronize(stream), stream);
 }
 
 static int cu_stream_wait_event(void *stream, void *event, struct rt_err *e) {
   if (cu_enter(e))
     return -1;
-  return cu_done(e, "cuStreamWaitEvent", cu.StreamWaitEvent(stream, event, 0));
+  return cu_done_on(e, "cuStreamWaitEvent", cu.StreamWaitEvent(stream, event, 0), event);
 }
 
 static int cu_event_create(void **event, struct rt_err *e) {
@@ -499,19 +609,21 @@ static int cu_event_create(void **event, struct rt_err *e) {
 static int cu_event_destroy(void *event, struct rt_err *e) {
   if (cu_enter(e))
     return -1;
+  rt_fault_forget(event);
   return cu_done(e, "cuEventDestroy_v2", cu.EventDestroy(event));
 }
 
 static int cu_event_synchronize(void *event, struct rt_err *e) {
   if (cu_enter(e))
     return -1;
-  return cu_done(e, "cuEventSynchronize", cu.EventSynchronize(event));
+  return cu_done_on(e, "cuEventSynchronize", cu.EventSynchronize(event), event);
 }
 
 static int cu_event_record(void *event, void *stream, struct rt_err *e) {
   if (cu_enter(e))
     return -1;
-  return cu_done(e, "cuEventRecord", cu.EventRecord(event, stream));
+  rt_fault_note_record(event, stream);
+  return cu_done_on(e, "cuEventRecord", cu.EventRecord(event, stream), stream);
 }
 
 static int cu_mem_alloc(size_t bytes, int host_shared, void **ptr, struct rt_err *e) {
@@ -537,21 +649,24 @@ static int cu_mem_copy(void *dst, const void *src, size_t bytes, void *stream,
   if (cu_enter(e))
     return -1;
   /* Unified addressing lets the driver infer the direction. */
-  return cu_done(e, "cuMemcpyAsync", cu.MemcpyAsync(cu_ptr(dst), cu_ptr(src), bytes, stream));
+  return cu_done_on(e, "cuMemcpyAsync", cu.MemcpyAsync(cu_ptr(dst), cu_ptr(src), bytes, stream),
+                    stream);
 }
 
 static int cu_mem_set32(void *dst, uint32_t value, size_t count, void *stream,
                         struct rt_err *e) {
   if (cu_enter(e))
     return -1;
-  return cu_done(e, "cuMemsetD32Async", cu.MemsetD32Async(cu_ptr(dst), value, count, stream));
+  return cu_done_on(e, "cuMemsetD32Async", cu.MemsetD32Async(cu_ptr(dst), value, count, stream),
+                    stream);
 }
 
 static int cu_mem_set16(void *dst, uint16_t value, size_t count, void *stream,
                         struct rt_err *e) {
   if (cu_enter(e))
     return -1;
-  return cu_done(e, "cuMemsetD16Async", cu.MemsetD16Async(cu_ptr(dst), value, count, stream));
+  return cu_done_on(e, "cuMemsetD16Async", cu.MemsetD16Async(cu_ptr(dst), value, count, stream),
+                    stream);
 }
 
 static int cu_host_register(void *ptr, size_t bytes, struct rt_err *e) {
@@ -610,6 +725,7 @@ const struct rt_backend rt_backend_cuda = {
     .module_unload = cu_module_unload,
     .module_function = cu_module_function,
     .function_limits = cu_function_limits,
+    .function_module = rt_gpu_function_module,
     .launch = cu_launch,
     .launch_cluster = cu_launch_cluster,
     .stream_create = cu_stream_create,

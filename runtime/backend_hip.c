@@ -19,13 +19,19 @@
  * string; the marketing name comes from hipDeviceGetName.
  *
  * Current device: HIP's is per thread, so each thread that calls the runtime
- * selects our device once (hipSetDevice) before its first operation. */
+ * selects our device once (hipSetDevice) before its first operation.
+ *
+ * Faults: as on CUDA (backend_cuda.c), a kernel's fault comes back as a
+ * sticky error from a later call; on a stream or event it ends the program
+ * with the host backend's line naming the kernel (kernel_fault.h), so
+ * modules and functions are handed out wrapped. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel_fault.h"
 #include "rt.h"
 
 typedef int hipError_t;
@@ -39,7 +45,10 @@ enum {
   hipErrorNotInitialized = 3,
   hipErrorDeinitialized = 4,
   hipErrorNoDevice = 100,
+  hipErrorIllegalAddress = 700,
   hipErrorContextIsDestroyed = 709,
+  hipErrorAssert = 710,
+  hipErrorLaunchFailure = 719,
 };
 /* hipDeviceAttribute_t, ROCm 5 and later (the CUDA-compatible range,
  * numbered in alphabetical order, unlike CUDA's), and hipFunction_attribute
@@ -305,6 +314,31 @@ static int hip_check(struct rt_err *e, const char *call, hipError_t r) {
   return r == hipSuccess ? 0 : rt_fail(e, call, r);
 }
 
+/* What a sticky launch error says happened in the kernel, or -1. */
+static int hip_fault_kind(hipError_t r) {
+  switch (r) {
+  case hipErrorIllegalAddress:
+    return RT_FAULT_MEMORY;
+  case hipErrorAssert:
+    return RT_FAULT_ASSERT;
+  case hipErrorLaunchFailure:
+    return RT_FAULT_UNSPECIFIED;
+  }
+  return -1;
+}
+
+/* hip_check for an operation on the work of `handle` (a stream, an event):
+ * a kernel fault is reported as one, naming the kernel. */
+static int hip_check_on(struct rt_err *e, const char *call, hipError_t r, void *handle) {
+  if (r == hipSuccess || rt_fault_report(handle, hip_fault_kind(r)))
+    return 0;
+  return rt_fail(e, call, r);
+}
+
+static hipFunction_t hip_function(const void *function) {
+  return ((const struct rt_gpu_function *)function)->handle;
+}
+
 static int hip_module_load(const void *image, size_t size, int text, void **module,
                            struct rt_err *e) {
   (void)size;
@@ -312,7 +346,16 @@ static int hip_module_load(const void *image, size_t size, int text, void **modu
     return rt_fail_msg(e, "HIP cannot load assembly text; rebuild with binary objects");
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipModuleLoadData", hip.ModuleLoadData(module, image));
+  hipModule_t handle = NULL;
+  if (hip_check(e, "hipModuleLoadData", hip.ModuleLoadData(&handle, image)) != 0)
+    return -1;
+  struct rt_gpu_module *m = rt_gpu_module_new(handle);
+  if (!m) {
+    hip.ModuleUnload(handle);
+    return rt_fail_msg(e, "out of memory");
+  }
+  *module = m;
+  return 0;
 }
 
 static int hip_shutting_down(hipError_t r) {
@@ -320,18 +363,33 @@ static int hip_shutting_down(hipError_t r) {
          r == hipErrorContextIsDestroyed;
 }
 
+/* After a kernel fault, unloading fails with the fault's code: already
+ * reported. */
 static int hip_module_unload(void *module, struct rt_err *e) {
+  struct rt_gpu_module *m = module;
+  hipModule_t handle = m->handle;
+  rt_gpu_module_free(m);
   if (hip_enter(e))
     return hip_shutting_down(e->code) ? 0 : -1;
-  hipError_t r = hip.ModuleUnload(module);
-  return r == hipSuccess || hip_shutting_down(r) ? 0 : rt_fail(e, "hipModuleUnload", r);
+  hipError_t r = hip.ModuleUnload(handle);
+  return r == hipSuccess || hip_shutting_down(r) || hip_fault_kind(r) >= 0
+             ? 0
+             : rt_fail(e, "hipModuleUnload", r);
 }
 
 static int hip_module_function(void *module, const char *name, void **function,
                                struct rt_err *e) {
+  struct rt_gpu_module *m = module;
+  hipFunction_t handle = NULL;
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipModuleGetFunction", hip.ModuleGetFunction(function, module, name));
+  if (hip_check(e, "hipModuleGetFunction", hip.ModuleGetFunction(&handle, m->handle, name)) != 0)
+    return -1;
+  struct rt_gpu_function *f = rt_gpu_function_new(m, handle, name);
+  if (!f)
+    return rt_fail_msg(e, "out of memory");
+  *function = f;
+  return 0;
 }
 
 /* What HIP says of a kernel: the threads per block it can run with (its
@@ -343,9 +401,10 @@ static int hip_function_limits(void *function, struct rt_limits *l, struct rt_er
   if (hip_enter(e))
     return -1;
   int threads = 0, shared = 0;
-  hipError_t r = hip.FuncGetAttribute(&threads, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function);
+  hipFunction_t fn = hip_function(function);
+  hipError_t r = hip.FuncGetAttribute(&threads, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
   if (r == hipSuccess)
-    r = hip.FuncGetAttribute(&shared, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function);
+    r = hip.FuncGetAttribute(&shared, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
   if (r != hipSuccess)
     return rt_fail(e, "hipFuncGetAttribute", r);
   if (threads > 0 && (uint32_t)threads < l->threads)
@@ -358,10 +417,15 @@ static int hip_function_limits(void *function, struct rt_limits *l, struct rt_er
 static int hip_launch(const struct rt_launch *l, struct rt_err *e) {
   if (hip_enter(e))
     return -1;
-  hipError_t r = hip.ModuleLaunchKernel(l->function, l->grid[0], l->grid[1], l->grid[2],
-                                        l->block[0], l->block[1], l->block[2], l->smem,
-                                        l->stream, l->params, l->extra);
-  return hip_check(e, "hipModuleLaunchKernel", r);
+  hipError_t r = hip.ModuleLaunchKernel(hip_function(l->function), l->grid[0], l->grid[1],
+                                        l->grid[2], l->block[0], l->block[1], l->block[2],
+                                        l->smem, l->stream, l->params, l->extra);
+  /* An error may be an earlier kernel's fault. */
+  if (hip_check_on(e, "hipModuleLaunchKernel", r, l->stream) != 0)
+    return -1;
+  if (r == hipSuccess)
+    rt_fault_note_launch(l->stream, &((const struct rt_gpu_function *)l->function)->id);
+  return 0;
 }
 
 static int hip_stream_create(void **stream, struct rt_err *e) {
@@ -375,19 +439,20 @@ static int hip_stream_create(void **stream, struct rt_err *e) {
 static int hip_stream_destroy(void *stream, struct rt_err *e) {
   if (hip_enter(e))
     return -1;
+  rt_fault_forget(stream);
   return hip_check(e, "hipStreamDestroy", hip.StreamDestroy(stream));
 }
 
 static int hip_stream_synchronize(void *stream, struct rt_err *e) {
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipStreamSynchronize", hip.StreamSynchronize(stream));
+  return hip_check_on(e, "hipStreamSynchronize", hip.StreamSynchronize(stream), stream);
 }
 
 static int hip_stream_wait_event(void *stream, void *event, struct rt_err *e) {
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipStreamWaitEvent", hip.StreamWaitEvent(stream, event, 0));
+  return hip_check_on(e, "hipStreamWaitEvent", hip.StreamWaitEvent(stream, event, 0), event);
 }
 
 static int hip_event_create(void **event, struct rt_err *e) {
@@ -400,19 +465,21 @@ static int hip_event_create(void **event, struct rt_err *e) {
 static int hip_event_destroy(void *event, struct rt_err *e) {
   if (hip_enter(e))
     return -1;
+  rt_fault_forget(event);
   return hip_check(e, "hipEventDestroy", hip.EventDestroy(event));
 }
 
 static int hip_event_synchronize(void *event, struct rt_err *e) {
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipEventSynchronize", hip.EventSynchronize(event));
+  return hip_check_on(e, "hipEventSynchronize", hip.EventSynchronize(event), event);
 }
 
 static int hip_event_record(void *event, void *stream, struct rt_err *e) {
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipEventRecord", hip.EventRecord(event, stream));
+  rt_fault_note_record(event, stream);
+  return hip_check_on(e, "hipEventRecord", hip.EventRecord(event, stream), stream);
 }
 
 static int hip_mem_alloc(size_t bytes, int host_shared, void **ptr, struct rt_err *e) {
@@ -435,22 +502,24 @@ static int hip_mem_copy(void *dst, const void *src, size_t bytes, void *stream,
                         struct rt_err *e) {
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipMemcpyAsync",
-                   hip.MemcpyAsync(dst, src, bytes, hipMemcpyDefault, stream));
+  return hip_check_on(e, "hipMemcpyAsync",
+                      hip.MemcpyAsync(dst, src, bytes, hipMemcpyDefault, stream), stream);
 }
 
 static int hip_mem_set32(void *dst, uint32_t value, size_t count, void *stream,
                          struct rt_err *e) {
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipMemsetD32Async", hip.MemsetD32Async(dst, (int)value, count, stream));
+  return hip_check_on(e, "hipMemsetD32Async", hip.MemsetD32Async(dst, (int)value, count, stream),
+                      stream);
 }
 
 static int hip_mem_set16(void *dst, uint16_t value, size_t count, void *stream,
                          struct rt_err *e) {
   if (hip_enter(e))
     return -1;
-  return hip_check(e, "hipMemsetD16Async", hip.MemsetD16Async(dst, value, count, stream));
+  return hip_check_on(e, "hipMemsetD16Async", hip.MemsetD16Async(dst, value, count, stream),
+                      stream);
 }
 
 static int hip_host_register(void *ptr, size_t bytes, struct rt_err *e) {
@@ -488,6 +557,7 @@ const struct rt_backend rt_backend_hip = {
     .module_unload = hip_module_unload,
     .module_function = hip_module_function,
     .function_limits = hip_function_limits,
+    .function_module = rt_gpu_function_module,
     .launch = hip_launch,
     .stream_create = hip_stream_create,
     .stream_destroy = hip_stream_destroy,

@@ -9,7 +9,13 @@
  * the params array at once. Freeing memory and unloading a module first
  * wait for every stream, since queued work may still use them. Kernels come
  * from the `host` object of the fat binary, an x86-64 shared object loaded
- * from memory (memfd) with dlopen; grids run on host_exec.c's worker pool. */
+ * from memory (memfd) with dlopen; grids run on host_exec.c's worker pool.
+ * gpucc links the kernels of all a program's gpu.modules into one shared
+ * object (SO_LIB, carried by one module's fat binary); each module's object
+ * is then a reference (SO_REF) to it by hash, with the prefix of its
+ * symbols. The library is loaded once, when the first module naming it is,
+ * found among the loaded modules' fat binaries, and unloaded with the last;
+ * a plain shared object (format SO: older programs) is one module alone. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -34,10 +40,23 @@ struct host_function {
   const uint32_t *params; /* K__gpucc_params: count, then each size */
 };
 
-struct host_module {
+/* A loaded shared object; those from an SO_LIB sit in a list, shared. */
+struct host_library {
+  struct host_library *next;
+  unsigned char sha256[FATBIN_SHA256_SIZE];
+  int shared;    /* in host_libraries */
+  unsigned refs; /* modules using it */
   void *dl;
   int fd; /* kept open while loaded: glibc's dlopen matches by path, and a
              reused /proc/self/fd/N would return the previous object */
+};
+
+static pthread_mutex_t host_libraries_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct host_library *host_libraries;
+
+struct host_module {
+  struct host_library *lib;
+  char prefix[FATBIN_SO_REF_MAX_PREFIX + 1]; /* of its symbols in lib */
   uint64_t shared_bytes;
   pthread_mutex_t lock;
   struct host_function *functions;
@@ -61,10 +80,9 @@ static int host_probe(int ordinal, struct rt_device *dev, char *why, size_t whyl
 static const char *host_error_name(int code) { return code ? "HOST_ERROR" : "HOST_SUCCESS"; }
 static const char *host_error_string(int code) { return code ? strerror(code) : "no error"; }
 
-static int host_module_load(const void *image, size_t size, int text, void **module,
-                            struct rt_err *e) {
-  if (text)
-    return rt_fail_msg(e, "the host backend cannot load text (PTX) objects");
+/* dlopen()s an image of a shared object from memory. */
+static int host_library_open(const void *image, size_t size, struct host_library *lib,
+                             struct rt_err *e) {
   /* dlopen needs a file; a memfd is one without touching the disk. */
   int fd = memfd_create("gpucc-host-kernels", MFD_CLOEXEC);
   if (fd < 0)
@@ -89,23 +107,147 @@ static int host_module_load(const void *image, size_t size, int text, void **mod
     close(fd);
     return rt_fail_msg(e, "cannot load the host object: %s", dlerror());
   }
-  const uint32_t *abi = dlsym(dl, GPUCC_HOST_ABI_VERSION_SYMBOL);
-  const uint64_t *shared = dlsym(dl, GPUCC_HOST_SHARED_BYTES_SYMBOL);
+  lib->dl = dl;
+  lib->fd = fd;
+  return 0;
+}
+
+static void host_library_release(struct host_library *lib) {
+  pthread_mutex_lock(&host_libraries_lock);
+  int last = --lib->refs == 0;
+  if (last && lib->shared) {
+    struct host_library **at = &host_libraries;
+    while (*at != lib)
+      at = &(*at)->next;
+    *at = lib->next;
+  }
+  pthread_mutex_unlock(&host_libraries_lock);
+  if (!last)
+    return;
+  dlclose(lib->dl);
+  close(lib->fd);
+  free(lib);
+}
+
+/* Looks for the SO_LIB with a given hash in a loaded module's fat binary
+ * and copies it out (rt_modules_each_image's callback). */
+struct library_search {
+  const unsigned char *sha256;
+  void *data;
+  size_t size;
+};
+
+static int find_library(const void *image, size_t size, void *ud) {
+  struct library_search *s = ud;
+  struct fatbin *fb;
+  if (size == 0 || !fatbin_is_blob(image, size) || fatbin_open(image, size, &fb, NULL, 0) != 0)
+    return 0;
+  int found = 0;
+  for (size_t i = 0; i < fatbin_count(fb) && !found; i++) {
+    const struct fatbin_object_info *info = fatbin_get_info(fb, i);
+    if (fatbin_get(fb, i)->format != FATBIN_FORMAT_SO_LIB || !info || !info->has_sha256 ||
+        memcmp(info->sha256, s->sha256, FATBIN_SHA256_SIZE) != 0)
+      continue;
+    const void *data;
+    size_t n;
+    void *to_free;
+    if (fatbin_read_object(fb, i, &data, &n, &to_free, NULL, 0) != 0)
+      continue;
+    unsigned char sum[FATBIN_SHA256_SIZE];
+    fatbin_sha256(data, n, sum);
+    if (memcmp(sum, s->sha256, FATBIN_SHA256_SIZE) == 0 && (s->data = malloc(n ? n : 1))) {
+      memcpy(s->data, data, n);
+      s->size = n;
+      found = 1;
+    }
+    free(to_free);
+  }
+  fatbin_close(fb);
+  return found;
+}
+
+/* The library an SO_REF names: loaded already, or now. */
+static struct host_library *host_library_get(const unsigned char sha256[FATBIN_SHA256_SIZE],
+                                             struct rt_err *e) {
+  pthread_mutex_lock(&host_libraries_lock);
+  struct host_library *lib = host_libraries;
+  while (lib && memcmp(lib->sha256, sha256, FATBIN_SHA256_SIZE) != 0)
+    lib = lib->next;
+  if (lib) {
+    lib->refs++;
+    pthread_mutex_unlock(&host_libraries_lock);
+    return lib;
+  }
+  /* Loading under the lock: a second module naming it waits for this one. */
+  struct library_search search = {sha256, NULL, 0};
+  if (!rt_modules_each_image(find_library, &search)) {
+    pthread_mutex_unlock(&host_libraries_lock);
+    rt_fail_msg(e, "the program's host shared object is not among its loaded modules");
+    return NULL;
+  }
+  lib = calloc(1, sizeof *lib);
+  if (!lib || host_library_open(search.data, search.size, lib, e) != 0) {
+    if (!lib)
+      rt_fail_msg(e, "out of memory");
+    free(lib);
+    free(search.data);
+    pthread_mutex_unlock(&host_libraries_lock);
+    return NULL;
+  }
+  free(search.data);
+  memcpy(lib->sha256, sha256, FATBIN_SHA256_SIZE);
+  lib->shared = 1;
+  lib->refs = 1;
+  lib->next = host_libraries;
+  host_libraries = lib;
+  pthread_mutex_unlock(&host_libraries_lock);
+  return lib;
+}
+
+/* A symbol of the module: its prefix, then name and suffix. */
+static void *host_symbol(const struct host_module *m, const char *name, const char *suffix) {
+  size_t n = strlen(m->prefix) + strlen(name) + strlen(suffix) + 1;
+  char *sym = malloc(n);
+  if (!sym)
+    return NULL;
+  snprintf(sym, n, "%s%s%s", m->prefix, name, suffix);
+  void *p = dlsym(m->lib->dl, sym);
+  free(sym);
+  return p;
+}
+
+static int host_module_load(const void *image, size_t size, int text, void **module,
+                            struct rt_err *e) {
+  if (text)
+    return rt_fail_msg(e, "the host backend cannot load text (PTX) objects");
+  struct host_module *m = calloc(1, sizeof *m);
+  if (!m)
+    return rt_fail_msg(e, "out of memory");
+  unsigned char sha256[FATBIN_SHA256_SIZE];
+  if (fatbin_so_ref_read(image, size, sha256, m->prefix) == 0) {
+    m->lib = host_library_get(sha256, e);
+  } else if ((m->lib = calloc(1, sizeof *m->lib)) != NULL) {
+    m->lib->refs = 1;
+    if (host_library_open(image, size, m->lib, e) != 0) {
+      free(m->lib);
+      m->lib = NULL;
+    }
+  } else {
+    rt_fail_msg(e, "out of memory");
+  }
+  if (!m->lib) {
+    free(m);
+    return -1;
+  }
+  const uint32_t *abi = host_symbol(m, GPUCC_HOST_ABI_VERSION_SYMBOL, "");
+  const uint64_t *shared = host_symbol(m, GPUCC_HOST_SHARED_BYTES_SYMBOL, "");
   if (!abi || *abi != GPUCC_HOST_ABI_VERSION || !shared) {
     unsigned got = abi ? *abi : 0;
-    dlclose(dl);
-    close(fd);
+    host_library_release(m->lib);
+    free(m);
     return rt_fail_msg(e, "host object has ABI version %u, this runtime needs %u (rebuild the program)",
                        got, GPUCC_HOST_ABI_VERSION);
   }
-  struct host_module *m = calloc(1, sizeof *m);
-  if (!m) {
-    dlclose(dl);
-    close(fd);
-    return rt_fail_msg(e, "out of memory");
-  }
-  m->dl = dl;
-  m->fd = fd;
   m->shared_bytes = *shared;
   pthread_mutex_init(&m->lock, NULL);
   *module = m;
@@ -127,8 +269,7 @@ static int host_module_unload(void *module, struct rt_err *e) {
     free(f->module);
     free(f);
   }
-  dlclose(m->dl);
-  close(m->fd);
+  host_library_release(m->lib);
   pthread_mutex_destroy(&m->lock);
   free(m);
   return 0;
@@ -144,27 +285,19 @@ static int host_module_function(void *module, const char *name, void **function,
       pthread_mutex_unlock(&m->lock);
       return 0;
     }
-  size_t n = strlen(name) + 32;
-  char *sym = malloc(n);
   struct host_function *f = calloc(1, sizeof *f);
   char *copy = strdup(name);
-  if (!sym || !f || !copy) {
-    free(sym), free(f), free(copy);
+  if (!f || !copy) {
+    free(f), free(copy);
     pthread_mutex_unlock(&m->lock);
     return rt_fail_msg(e, "out of memory");
   }
-  snprintf(sym, n, "%s" GPUCC_HOST_THREAD_SUFFIX, name);
-  f->kernel.thread = (rt_host_entry)dlsym(m->dl, sym);
-  snprintf(sym, n, "%s" GPUCC_HOST_BLOCK_SUFFIX, name);
-  f->kernel.block = (rt_host_entry)dlsym(m->dl, sym);
-  snprintf(sym, n, "%s" GPUCC_HOST_PARAMS_SUFFIX, name);
-  f->params = dlsym(m->dl, sym);
-  snprintf(sym, n, "%s" GPUCC_HOST_SCRATCH_SUFFIX, name);
-  const uint64_t *scratch = dlsym(m->dl, sym);
+  f->kernel.thread = (rt_host_entry)host_symbol(m, name, GPUCC_HOST_THREAD_SUFFIX);
+  f->kernel.block = (rt_host_entry)host_symbol(m, name, GPUCC_HOST_BLOCK_SUFFIX);
+  f->params = host_symbol(m, name, GPUCC_HOST_PARAMS_SUFFIX);
+  const uint64_t *scratch = host_symbol(m, name, GPUCC_HOST_SCRATCH_SUFFIX);
   f->kernel.scratch_bytes = scratch && f->kernel.block ? *scratch : 0;
-  snprintf(sym, n, "%s" GPUCC_HOST_FIBERS_SUFFIX, name);
-  const char *why = dlsym(m->dl, sym);
-  free(sym);
+  const char *why = host_symbol(m, name, GPUCC_HOST_FIBERS_SUFFIX);
   if (!f->kernel.thread || !f->params) {
     int found = f->kernel.thread != NULL;
     free(f), free(copy);

@@ -7,13 +7,17 @@
  * program exits with status 1: continuing after a failed allocation or launch
  * only produces wrong results later. A host program can install its own
  * handler (gpuccSetErrorHandler) to log, clean up, or carry on; the failing
- * mgpu function then returns without effect. */
+ * mgpu function then returns without effect. A kernel that faulted on a GPU
+ * is reported in the host backend's words instead (rt_error_fault,
+ * kernel_fault.h), through the same handler. stdout is flushed before
+ * either line, so that what the program printed comes first. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel_fault.h"
 #include "rt.h"
 
 static pthread_mutex_t rt_handler_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -39,26 +43,50 @@ static char *rt_vformat(const char *fmt, va_list ap) {
   return s;
 }
 
+/* The handler in place now (NULL: the default), and its data. */
+static gpuccErrorHandler rt_current_handler(void **data) {
+  pthread_mutex_lock(&rt_handler_lock);
+  gpuccErrorHandler handler = rt_handler;
+  *data = rt_handler_data;
+  pthread_mutex_unlock(&rt_handler_lock);
+  return handler;
+}
+
 void rt_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char *msg = rt_vformat(fmt, ap);
   va_end(ap);
   const char *text = msg ? msg : "out of memory while reporting an error";
-
-  pthread_mutex_lock(&rt_handler_lock);
-  gpuccErrorHandler handler = rt_handler;
-  void *data = rt_handler_data;
-  pthread_mutex_unlock(&rt_handler_lock);
+  void *data;
+  gpuccErrorHandler handler = rt_current_handler(&data);
 
   if (handler) {
     handler(text, data);
     free(msg);
     return;
   }
-  /* One fprintf so that concurrent reports do not interleave mid-line. */
+  /* What the program printed comes first, also where stdout and stderr
+   * are one file; one fprintf so that concurrent reports do not interleave
+   * mid-line. */
+  fflush(stdout);
   fprintf(stderr, "gpucc: runtime error: %s\n", text);
   free(msg);
+  exit(1);
+}
+
+void rt_error_fault(const char *line) {
+  static const char prefix[] = "gpucc: ";
+  void *data;
+  gpuccErrorHandler handler = rt_current_handler(&data);
+  if (handler) {
+    handler(strncmp(line, prefix, sizeof prefix - 1) == 0 ? line + sizeof prefix - 1 : line,
+            data);
+    return;
+  }
+  /* What the program printed before is what finds the kernel: first. */
+  fflush(stdout);
+  fprintf(stderr, "%s\n", line);
   exit(1);
 }
 

@@ -10,7 +10,8 @@
  *   gpucc: kernel 'k' (module m): illegal memory access at 0x... in block (3,0,0) thread (17,0,0)
  *
  * (`trap` for SIGILL and SIGTRAP, which llvm.trap and llvm.debugtrap raise;
- * `arithmetic fault` for SIGFPE, an integer division by zero). The thread
+ * `arithmetic fault` for SIGFPE, an integer division by zero; the words are
+ * fault_text.h's, which the CUDA and HIP backends use too). The thread
  * is named when the block runs on fibers (the runtime knows whose turn it
  * is) or has one thread; a block entry runs all the threads of the block
  * in compiled loops (host_regions.c), whose thread index lives in a
@@ -35,6 +36,7 @@
  * may be in the middle of a printf), and gives up on the flush after that. */
 #define _GNU_SOURCE
 #include "host_fault.h"
+#include "fault_text.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -107,21 +109,13 @@ static void flush_stdout(void) {
 
 static void report(int sig, const siginfo_t *info, const struct rt_host_running *r) {
   struct line l = {.len = 0};
-  put(&l, "gpucc: kernel '");
-  put(&l, r->kernel->name ? r->kernel->name : "?");
-  put(&l, "'");
-  if (r->kernel->module) {
-    put(&l, " (module ");
-    put(&l, r->kernel->module);
-    put(&l, ")");
-  }
-  if (sig == SIGSEGV || sig == SIGBUS) {
-    put(&l, ": illegal memory access at 0x");
+  enum rt_fault kind = sig == SIGSEGV || sig == SIGBUS ? RT_FAULT_MEMORY
+                       : sig == SIGFPE                 ? RT_FAULT_ARITHMETIC
+                                                       : RT_FAULT_TRAP;
+  l.len = rt_fault_line(l.text, sizeof l.text, r->kernel->name, r->kernel->module, kind);
+  if (kind == RT_FAULT_MEMORY) {
+    put(&l, " at 0x");
     put_unsigned(&l, (unsigned long)(uintptr_t)info->si_addr, 16);
-  } else if (sig == SIGFPE) {
-    put(&l, ": arithmetic fault");
-  } else {
-    put(&l, ": trap");
   }
   const struct rt_host_grid *g = r->grid;
   unsigned long b = r->block;

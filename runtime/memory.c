@@ -5,11 +5,21 @@
  * The MemRef variants of host registration receive an unranked memref from
  * gpu.host_register; they register the bytes that its elements span, computed
  * from the real sizes and strides (so non-contiguous views work too), rather
- * than assuming a dense row-major layout. */
+ * than assuming a dense row-major layout.
+ *
+ * Every pointer mgpuMemAlloc hands out is recorded until mgpuMemFree takes
+ * it back (live_allocs.h): freeing anything else, twice or memory that
+ * gpu.alloc never made, is reported, naming the gpu.dealloc when compiled
+ * code said where it is (op_site.h), instead of reaching the driver or
+ * glibc, which abort or corrupt memory. A size of 2^63 bytes or more can
+ * only come from a negative or overflowing size computation: reported as
+ * such (compiled code checks its sizes before, with a location). */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "live_allocs.h"
+#include "op_site.h"
 #include "rt.h"
 
 RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
@@ -22,14 +32,22 @@ RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared
     return NULL;
   void *ptr = NULL;
   struct rt_err e;
-  if (sizeBytes > SIZE_MAX ||
+  if (sizeBytes > INT64_MAX || sizeBytes > SIZE_MAX ||
       b->mem_alloc((size_t)sizeBytes, isHostShared, &ptr, &e) != 0) {
-    if (sizeBytes > SIZE_MAX)
+    if (sizeBytes > INT64_MAX)
+      rt_fail_msg(&e, "cannot allocate %" PRIu64 " bytes (a negative or overflowing size)",
+                  sizeBytes);
+    else if (sizeBytes > SIZE_MAX)
       rt_fail_msg(&e, "cannot allocate %" PRIu64 " bytes", sizeBytes);
     char what[128];
     snprintf(what, sizeof what, "allocating %" PRIu64 " bytes%s", sizeBytes,
              isHostShared ? " of host-shared (managed) memory" : "");
     rt_error_failure(fn, b, &e, what);
+    return NULL;
+  }
+  if (rt_live_add(ptr) != 0) {
+    b->mem_free(ptr, &e);
+    rt_error("%s: out of memory recording an allocation of %" PRIu64 " bytes", fn, sizeBytes);
     return NULL;
   }
   return ptr;
@@ -38,8 +56,17 @@ RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared
 RT_EXPORT void mgpuMemFree(void *ptr, void *stream) {
   static const char fn[] = "mgpuMemFree";
   (void)stream; /* synchronous */
+  const char *where = rt_op_site_take();
   if (!ptr)
     return;
+  if (!rt_live_remove(ptr)) {
+    if (where)
+      rt_error("%s: gpu.dealloc: %p was not allocated by gpu.alloc or was already freed", where,
+               ptr);
+    else
+      rt_error("%s: %p was not allocated by gpu.alloc or was already freed", fn, ptr);
+    return;
+  }
   const struct rt_backend *b = rt_backend_get(fn);
   if (!b)
     return;

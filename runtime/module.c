@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/symname.h"
 #include "image.h"
 #include "rt.h"
 
@@ -57,13 +58,13 @@ struct rt_module {
 static pthread_mutex_t rt_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rt_module *rt_registry, *rt_registry_tail;
 
-/* Sets m->name to a copy of name, whole: messages name the module as the
- * program does, however long. Out of memory leaves the old name. */
+/* Sets m->name to name as the program spells it, whole: messages name the
+ * module as the program does, however long, not as its objects do (a
+ * mangled name: symname.h). Out of memory leaves the old name. */
 static void rt_module_set_name(struct rt_module *m, const char *name) {
-  char *copy = malloc(strlen(name) + 1);
+  char *copy = symname_display(name, 0);
   if (!copy)
     return;
-  strcpy(copy, name);
   free(m->name);
   m->name = copy;
 }
@@ -200,7 +201,7 @@ static void rt_function_limits(const struct rt_module *m, const struct rt_backen
   for (size_t i = 0; i < f->nlimits; i++) {
     struct rt_limits *l = &f->limits[i];
     *l = m->targets[i].base;
-    rt_limits_apply_kernel(l, rt_module_kernel(m, f->name, m->targets[i].target));
+    rt_limits_apply_kernel(l, rt_module_kernel(m, f->symbol, m->targets[i].target));
     struct rt_err e;
     if (b->function_limits && b->function_limits(f->handle, l, &e) != 0) {
       char why[1024];
@@ -451,22 +452,24 @@ static void *rt_module_handle(struct rt_module *m, const struct rt_backend *b,
 static struct rt_function *rt_function_find(struct rt_module *m, const char *name) {
   for (struct rt_function *f = atomic_load_explicit(&m->functions, memory_order_acquire); f;
        f = f->next)
-    if (strcmp(f->name, name) == 0)
+    if (strcmp(f->symbol, name) == 0)
       return f;
   return NULL;
 }
 
 static void rt_function_report(const char *fn, const struct rt_backend *b,
                                const struct rt_err *e, const struct rt_module *m,
-                               const char *name) {
+                               const char *symbol) {
   static const char fmt[] = "for kernel '%s' of module '%s'";
   const char *mname = rt_module_label(m);
-  size_t n = sizeof fmt + strlen(name) + strlen(mname);
-  char *context = malloc(n);
+  char *name = symname_display(symbol, 0);
+  size_t n = sizeof fmt + (name ? strlen(name) : 0) + strlen(mname);
+  char *context = name ? malloc(n) : NULL;
   if (context)
     snprintf(context, n, fmt, name, mname);
   rt_error_failure(fn, b, e, context ? context : "for a kernel");
   free(context);
+  free(name);
 }
 
 /* Looks the kernel up in the driver and makes its struct rt_function, once
@@ -480,14 +483,17 @@ static struct rt_function *rt_function_add(struct rt_module *m, const struct rt_
   int failed = 0;
   if (!f) {
     size_t len = strlen(name);
-    f = calloc(1, sizeof *f + len + 1);
+    char *shown = symname_display(name, 0);
+    size_t shown_len = shown ? strlen(shown) : 0;
+    f = shown ? calloc(1, sizeof *f + shown_len + 1 + len + 1) : NULL;
     struct rt_limits *limits = calloc(m->ntargets ? m->ntargets : 1, sizeof *limits);
     if (!f || !limits) {
       failed = rt_fail_msg(&e, "out of memory");
     } else if (b->module_function(m->handle, name, &f->handle, &e) != 0) {
       failed = 1;
     } else {
-      memcpy(f->name, name, len + 1);
+      memcpy(f->name, shown, shown_len + 1);
+      f->symbol = memcpy(f->name + shown_len + 1, name, len + 1);
       if (b->function_module)
         b->function_module(f->handle, rt_module_label(m));
       f->limits = limits;
@@ -501,6 +507,7 @@ static struct rt_function *rt_function_add(struct rt_module *m, const struct rt_
       free(limits);
       f = NULL;
     }
+    free(shown);
   }
   pthread_mutex_unlock(&m->lock);
   if (failed)
@@ -512,8 +519,10 @@ RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   static const char fn[] = "mgpuModuleGetFunction";
   struct rt_module *m = module;
   if (!m) {
+    char *shown = name ? symname_display(name, 0) : NULL;
     rt_error("%s: no module for kernel '%s' (mgpuModuleLoad failed earlier)", fn,
-             name ? name : "?");
+             shown ? shown : "?");
+    free(shown);
     return NULL;
   }
   if (!name) {
@@ -565,6 +574,15 @@ RT_EXPORT void mgpuModuleUnload(void *module) {
   pthread_mutex_destroy(&m->lock);
   free(m->name);
   free(m);
+}
+
+int rt_modules_each_image(int (*fn)(const void *image, size_t size, void *ud), void *ud) {
+  int rc = 0;
+  pthread_mutex_lock(&rt_registry_lock);
+  for (struct rt_module *m = rt_registry; m && rc == 0; m = m->next)
+    rc = fn(m->image, m->size, ud);
+  pthread_mutex_unlock(&rt_registry_lock);
+  return rc;
 }
 
 void rt_modules_describe_targets(char *buf, size_t len) {

@@ -76,12 +76,23 @@ struct rt_function {
   size_t nlimits;
   struct rt_limits *limits;  /* one per target that must accept a launch */
   struct rt_function *next;  /* the module's one made before */
-  char name[];               /* the kernel's name, for messages */
+  const char *symbol;        /* the kernel's name in the objects, which the
+                                program looks it up by (mangled where the
+                                program's could not be carried: symname.h);
+                                stored after name */
+  char name[];               /* the kernel's name as the program spells it,
+                                for messages */
 };
 
 /* Writes the distinct targets carried by every loaded module, for messages
  * ("sm_80 sm_90 gfx90a"); empty when there are none. */
 void rt_modules_describe_targets(char *buf, size_t len);
+
+/* Calls fn(image, size, ud) for each loaded module's image (size 0: JIT
+ * text), in load order, until fn returns non-zero, which is returned; 0
+ * when none did. fn must not load or unload modules. For the host backend:
+ * the module whose fat binary carries a shared library other modules name. */
+int rt_modules_each_image(int (*fn)(const void *image, size_t size, void *ud), void *ud);
 
 /* ---- dynlib.c: loading a driver library ---- */
 

@@ -208,7 +208,8 @@ long rt_select(const struct fatbin_entry *entries, size_t n,
       k = sel_nv_key(e, dev->sm);
     else if (dev->vendor == FATBIN_VENDOR_AMD)
       k = sel_amd_key(e, dev);
-    else if (dev->vendor == FATBIN_VENDOR_HOST && e->format == FATBIN_FORMAT_SO)
+    else if (dev->vendor == FATBIN_VENDOR_HOST &&
+             (e->format == FATBIN_FORMAT_SO || e->format == FATBIN_FORMAT_SO_REF))
       k = (struct sel_key){1, 0, 0};
     if (k.tier > 0 && (best < 0 || sel_better(k, best_key))) {
       best = (long)i;
@@ -224,7 +225,8 @@ long rt_select(const struct fatbin_entry *entries, size_t n,
     snprintf(why, whylen, "%s code object: compatible with %s", e->target,
              dev->target_id[0] ? dev->target_id : dev->arch);
   else
-    snprintf(why, whylen, "%s shared object", e->target);
+    snprintf(why, whylen, "%s shared object%s", e->target,
+             e->format == FATBIN_FORMAT_SO_REF ? " (the program's, shared by its modules)" : "");
   return best;
 }
 

@@ -21,8 +21,8 @@ check listed grep -q 'known targets: .*, host, dummy$' help
 
 "$dummy" --offload-arch=dummy,host -c "$prog" -o p.o 2>err || cat err >&2
 "$fatbin" list p.o >list 2>&1 || true
-check bundled grep -Eq '^[^ ]+ +host +dummy +so ' list
-check bundled_host grep -Eq '^[^ ]+ +host +host +so ' list
+check bundled grep -Eq '^[^ ]+ +host +dummy +(so|soref) ' list
+check bundled_host grep -Eq '^[^ ]+ +host +host +(so|soref) ' list
 
 "$dummy" --offload-arch=dummy --emit=dummy-obj "$prog" 2>err || cat err >&2
 check emit_device sh -c "ls | grep -q '^$stem-.*-dummy\.dummy-obj$'"

@@ -10,7 +10,16 @@
 # - divide_by_zero.mlir: arith.divsi by a kernel argument that is 0: the
 #   "arithmetic fault" line;
 # - host_fault.mlir: a store far out of bounds in main, once the host
-#   backend has started: the program dies of SIGSEGV (status 139), no line.
+#   backend has started: the program dies of SIGSEGV (status 139), no line;
+# - alloc_negative.mlir, alloc_overflow.mlir, memref_alloc_overflow.mlir:
+#   an allocation whose dynamic size is negative or overflows: one runtime
+#   error naming the op's file (without its folder):line:col and the sizes,
+#   status 1, after "7";
+# - dealloc_twice.mlir, dealloc_foreign.mlir: gpu.dealloc of a buffer freed
+#   already, or from memref.alloc: one runtime error naming the gpu.dealloc,
+#   status 1, after "7";
+# - too_large.mlir: static shapes whose size overflows 64 bits: gpucc fails
+#   with status 1 and one located error for each.
 # No core files: ulimit -c 0.
 set -eu
 gpucc=$1 dir=$2
@@ -46,6 +55,18 @@ one_line() {
   [ "$(wc -l <"$work/$1.err")" -eq 1 ] && grep -Eqx "$2" "$work/$1.err"
 }
 
+# exact_line NAME TEXT: stderr is that one line, as written (paths may hold
+# regex characters).
+exact_line() {
+  [ "$(wc -l <"$work/$1.err")" -eq 1 ] && grep -Fqx "$2" "$work/$1.err"
+}
+
+# printed_before NAME: stdout is "7", printed before the error and flushed
+# although it is a file.
+printed_before() {
+  printf '7\n' | diff -u - "$work/$1.out"
+}
+
 run oob_store
 check oob_store.status test "$rc" -eq 1
 check oob_store.message one_line oob_store \
@@ -68,4 +89,67 @@ check divide_by_zero.stdout_flushed sh -c "printf '7\n' | diff -u - '$work/divid
 run host_fault
 check host_fault.status test "$rc" -eq 139
 check host_fault.no_line sh -c "! grep -q gpucc '$work/host_fault.err'"
+
+# Sites name the file without its folder (objects do not depend on how the
+# path was spelled).
+rt="gpucc: runtime error: "
+run alloc_negative
+check alloc_negative.status test "$rc" -eq 1
+check alloc_negative.message exact_line alloc_negative \
+  "${rt}alloc_negative.mlir:14:12: gpu.alloc of a negative size (-4 x 4 bytes)"
+check alloc_negative.stdout_flushed printed_before alloc_negative
+
+run alloc_overflow
+check alloc_overflow.status test "$rc" -eq 1
+check alloc_overflow.message exact_line alloc_overflow \
+  "${rt}alloc_overflow.mlir:12:12: gpu.alloc of an overflowing size (4611686018427387904 x 4 bytes)"
+check alloc_overflow.stdout_flushed printed_before alloc_overflow
+
+run memref_alloc_overflow
+check memref_alloc_overflow.status test "$rc" -eq 1
+check memref_alloc_overflow.message exact_line memref_alloc_overflow \
+  "${rt}memref_alloc_overflow.mlir:18:10: memref.alloc of an overflowing size (5 x 1152921504606846976 x 2 x 1 bytes)"
+check memref_alloc_overflow.stdout_flushed printed_before memref_alloc_overflow
+
+# The address differs from run to run: a regex, with the path taken as it is.
+freed=" was not allocated by gpu.alloc or was already freed"
+dealloc_line() {
+  [ "$(wc -l <"$work/$1.err")" -eq 1 ] && {
+    line=$(cat "$work/$1.err")
+    case $line in
+    "$rt$1.mlir:$2: gpu.dealloc: 0x"*"$freed") ;;
+    *) return 1 ;;
+    esac
+    echo "$line" | grep -Eq ": gpu.dealloc: 0x[0-9a-f]+$freed\$"
+  }
+}
+
+run dealloc_twice
+check dealloc_twice.status test "$rc" -eq 1
+check dealloc_twice.message dealloc_line dealloc_twice 14:5
+check dealloc_twice.stdout_flushed printed_before dealloc_twice
+
+run dealloc_foreign
+check dealloc_foreign.status test "$rc" -eq 1
+check dealloc_foreign.message dealloc_line dealloc_foreign 11:5
+check dealloc_foreign.stdout_flushed printed_before dealloc_foreign
+
+# Compile-time: every too-large static shape, located; nothing built.
+rc=0
+"$gpucc" --offload-arch=host "$dir/too_large.mlir" -o "$work/too_large" 2>"$work/too_large.gpucc" ||
+  rc=$?
+echo "--- too_large: gpucc status $rc; stderr:"
+cat "$work/too_large.gpucc"
+too_large() {
+  grep -Fqx "$dir/too_large.mlir:$1: error: $2 is too large: its size in bytes overflows 64 bits" \
+    "$work/too_large.gpucc"
+}
+check too_large.status test "$rc" -eq 1
+check too_large.global too_large 5:3 "memref<4611686018427387904xi16>"
+check too_large.workgroup too_large 7:5 \
+  "memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>>"
+check too_large.gpu_alloc too_large 12:12 "memref<100000000000x100000000000xf32>"
+check too_large.memref_alloc too_large 14:10 "memref<3x3074457345618258603xi8>"
+check too_large.only_those test "$(grep -c 'error:' "$work/too_large.gpucc")" -eq 4
+check too_large.no_output test ! -e "$work/too_large"
 [ "$fails" -eq 0 ] || exit 1

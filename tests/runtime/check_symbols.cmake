@@ -6,7 +6,8 @@
 cmake_minimum_required(VERSION 3.25)
 
 set(required
-  gpuccSetErrorHandler gpuccBackendName gpuccPrintEntryResultI64 gpuccPrintEntryResultF32
+  gpuccSetErrorHandler gpuccBackendName gpuccAssertFailed gpuccPrintEntryResultI64
+  gpuccPrintEntryResultF32 gpuccOpSite gpuccAllocSizeFailed
   mgpuModuleLoad mgpuModuleLoadJIT mgpuModuleUnload mgpuModuleGetFunction
   mgpuLaunchKernel mgpuLaunchClusterKernel
   mgpuStreamCreate mgpuStreamDestroy mgpuStreamSynchronize mgpuStreamWaitEvent

@@ -15,7 +15,10 @@
  *                               registers', .maxntid's), static shared bytes
  *   FAKE_CUDA_LOG=path         one line per call is appended there
  *   FAKE_CUDA_FAIL=a,b         these calls fail...
- *   FAKE_CUDA_FAIL_CODE=2      ...with this CUresult (default out of memory)
+ *   FAKE_CUDA_FAIL_CODE=2      ...with this CUresult (default out of memory);
+ *                              700, 719 and the like are how the real driver
+ *                              reports a kernel that faulted, at the next
+ *                              synchronization, copy or launch
  *   FAKE_CUDA_DUMP_ARGS=n      cuLaunchKernel logs n 64-bit kernel arguments
  *   FAKE_CUDA_MODE=bench       no log, no scripted failures, no environment
  *                              reads after the first call: what the
@@ -73,6 +76,10 @@ static const struct {
     {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
     {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+    {710, "CUDA_ERROR_ASSERT", "device-side assert triggered"},
+    {714, "CUDA_ERROR_HARDWARE_STACK_ERROR", "hardware stack error"},
+    {715, "CUDA_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was encountered"},
+    {716, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address"},
     {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
 };
 
@@ -481,7 +488,8 @@ FAKE_EXPORT CUresult cuEventDestroy_v2(void *event) {
 
 FAKE_EXPORT CUresult cuEventSynchronize(void *event) {
   LOG("cuEventSynchronize event=%p", event);
-  return fake_need_ctx("cuEventSynchronize");
+  CUresult r = fake_need_ctx("cuEventSynchronize");
+  return r == OK ? fake_fail("cuEventSynchronize") : r;
 }
 
 FAKE_EXPORT CUresult cuEventRecord(void *event, void *stream) {
@@ -522,6 +530,8 @@ FAKE_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t size
   LOG("cuMemcpyAsync dst=%p src=%p size=%zu stream=%p", (void *)(uintptr_t)dst,
       (void *)(uintptr_t)src, size, stream);
   CUresult r = fake_need_ctx("cuMemcpyAsync");
+  if (r == OK)
+    r = fake_fail("cuMemcpyAsync");
   if (r == OK)
     memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, size);
   return r;

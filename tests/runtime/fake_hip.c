@@ -52,6 +52,8 @@ static const struct {
     {101, "hipErrorInvalidDevice", "invalid device ordinal"},
     {209, "hipErrorNoBinaryForGpu", "no kernel image is available for execution on the device"},
     {500, "hipErrorNotFound", "named symbol not found"},
+    {700, "hipErrorIllegalAddress", "an illegal memory access was encountered"},
+    {710, "hipErrorAssert", "device-side assert triggered"},
     {719, "hipErrorLaunchFailure", "unspecified launch failure"},
 };
 
@@ -259,7 +261,7 @@ FAKE_EXPORT hipError_t hipEventDestroy(void *event) {
 
 FAKE_EXPORT hipError_t hipEventSynchronize(void *event) {
   LOG("hipEventSynchronize event=%p", event);
-  return 0;
+  return fake_fail("hipEventSynchronize");
 }
 
 FAKE_EXPORT hipError_t hipEventRecord(void *event, void *stream) {

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpucc_rt.h"
 #include "harness.h"
@@ -672,6 +673,143 @@ static void run_tensor_map(void) {
   free(buf);
 }
 
+/* ---- kernel faults (FAKE_CUDA_FAIL makes a call return 700, 719...) ---- */
+
+/* stdout, fully buffered, into stderr's pipe: a report that flushed stdout
+ * first shows what was printed before it, in order. */
+static void stdout_into_stderr(void) {
+  static char buf[1 << 16];
+  setvbuf(stdout, buf, _IOFBF, sizeof buf);
+  CHECK(dup2(2, 1) == 1);
+}
+
+static void launch_on(void *f, void *stream) {
+  mgpuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, NULL, NULL, 0);
+}
+
+/* k on s1, then k2 on s2: the fault at s1's synchronization is k's. */
+static void run_fault_sync(void) {
+  stdout_into_stderr();
+  void *m = load_kern();
+  void *k = mgpuModuleGetFunction(m, "k"), *k2 = mgpuModuleGetFunction(m, "k2");
+  void *s1 = mgpuStreamCreate(), *s2 = mgpuStreamCreate();
+  launch_on(k, s1);
+  launch_on(k2, s2);
+  printf("printed before the fault\n");
+  mgpuStreamSynchronize(s1);
+  fprintf(stderr, "continued after a fault\n");
+}
+
+/* An event stands for its stream's work when it was recorded: k2's, not
+ * the k launched on that stream after it. */
+static void run_fault_event(void) {
+  void *m = load_kern();
+  void *k = mgpuModuleGetFunction(m, "k"), *k2 = mgpuModuleGetFunction(m, "k2");
+  void *s = mgpuStreamCreate();
+  void *e = mgpuEventCreate();
+  launch_on(k2, s);
+  mgpuEventRecord(e, s);
+  launch_on(k, s);
+  mgpuEventSynchronize(e);
+  fprintf(stderr, "continued after a fault\n");
+}
+
+/* The default stream, a copy. */
+static void run_fault_copy(void) {
+  void *m = load_kern();
+  launch_on(mgpuModuleGetFunction(m, "k2"), NULL);
+  int64_t host[4] = {0}, *dev = mgpuMemAlloc(sizeof host, NULL, false);
+  mgpuMemcpy(host, dev, sizeof host, NULL);
+  fprintf(stderr, "continued after a fault\n");
+}
+
+/* No kernel ran: the driver's error as it is. */
+static void run_fault_no_kernel(void) {
+  void *s = mgpuStreamCreate();
+  mgpuStreamSynchronize(s);
+  fprintf(stderr, "continued after a failed synchronization\n");
+}
+
+/* A handler gets the line without "gpucc: ", and the program goes on. */
+static void run_fault_handler(void) {
+  gpuccSetErrorHandler(handler, &g_handled);
+  void *m = load_kern();
+  void *s = mgpuStreamCreate();
+  launch_on(mgpuModuleGetFunction(m, "k"), s);
+  mgpuStreamSynchronize(s);
+  CHECK(g_handled == 1);
+  CHECK(strcmp(g_message, "kernel 'k' (module kern): illegal instruction") == 0);
+  mgpuStreamDestroy(s);
+  unload_kern(m);
+}
+
+/* ---- freeing what gpu.alloc did not hand out ---- */
+
+void gpuccOpSite(const char *where); /* what compiled code calls */
+
+static void run_free_twice(void) {
+  gpuccSetErrorHandler(handler, &g_handled);
+  void *d = mgpuMemAlloc(64, NULL, false);
+  mgpuMemFree(d, NULL);
+  gpuccOpSite("prog.mlir:12:5");
+  mgpuMemFree(d, NULL);
+  CHECK(g_handled == 1);
+  char want[256];
+  snprintf(want, sizeof want,
+           "prog.mlir:12:5: gpu.dealloc: %p was not allocated by gpu.alloc or was already freed",
+           d);
+  CHECK(strcmp(g_message, want) == 0);
+  CHECK(LOGCOUNT("cuMemFree_v2") == 1);
+  /* The site applies to one call only; other pointers are unaffected. */
+  void *a = mgpuMemAlloc(64, NULL, false), *b = mgpuMemAlloc(64, NULL, false);
+  mgpuMemFree(b, NULL);
+  mgpuMemFree(a, NULL);
+  CHECK(g_handled == 1 && LOGCOUNT("cuMemFree_v2") == 3);
+  mgpuMemFree(a, NULL);
+  snprintf(want, sizeof want, "mgpuMemFree: %p was not allocated by gpu.alloc or was already freed",
+           a);
+  CHECK(g_handled == 2 && strcmp(g_message, want) == 0);
+}
+
+/* Threads allocating and freeing at once, each holding some buffers and
+ * freeing them out of order: no false "not allocated" (which would exit 1),
+ * and the registry grows and sweeps its tombstones under contention (the
+ * ThreadSanitizer variant, runtime.tsan.cuda.alloc.stress, checks its
+ * locking). */
+#define ALLOC_THREADS 8
+#define ALLOC_ROUNDS 50
+#define ALLOC_HELD 16
+
+static void *alloc_main(void *arg) {
+  (void)arg;
+  pthread_barrier_wait(&g_barrier);
+  for (int r = 0; r < ALLOC_ROUNDS; r++) {
+    void *held[ALLOC_HELD];
+    for (int i = 0; i < ALLOC_HELD; i++)
+      CHECK((held[i] = mgpuMemAlloc(16 + 16 * (size_t)i, NULL, false)) != NULL);
+    for (int i = 0; i < ALLOC_HELD; i++)
+      mgpuMemFree(held[(i * 7 + r) % ALLOC_HELD], NULL);
+  }
+  return NULL;
+}
+
+static void run_alloc_stress(void) {
+  pthread_t t[ALLOC_THREADS];
+  pthread_barrier_init(&g_barrier, NULL, ALLOC_THREADS);
+  for (int i = 0; i < ALLOC_THREADS; i++)
+    CHECK(pthread_create(&t[i], NULL, alloc_main, NULL) == 0);
+  for (int i = 0; i < ALLOC_THREADS; i++)
+    CHECK(pthread_join(t[i], NULL) == 0);
+  pthread_barrier_destroy(&g_barrier);
+  CHECK(LOGCOUNT("cuMemFree_v2") == ALLOC_THREADS * ALLOC_ROUNDS * ALLOC_HELD);
+}
+
+static void run_free_foreign(void) {
+  char host[64];
+  mgpuMemFree(host, NULL);
+  fprintf(stderr, "continued after a bad free\n");
+}
+
 static void run_log(void) {
   void *m = load_kern();
   CHECK(mgpuModuleGetFunction(m, "k") != NULL);
@@ -826,6 +964,41 @@ static const struct rt_test tests[] = {
      {"continued"},
      0},
     {"tensor_map", run_tensor_map, 0, {0}, {"gpucc"}, 0},
+    {"fault_sync",
+     run_fault_sync,
+     1,
+     {"printed before the fault\ngpucc: kernel 'k' (module kern): illegal memory access\n"},
+     {"continued", "runtime error", "k2"},
+     0},
+    {"fault_event",
+     run_fault_event,
+     1,
+     {"gpucc: kernel 'k2' (module kern): misaligned memory access\n"},
+     {"continued", "runtime error"},
+     0},
+    {"fault_copy",
+     run_fault_copy,
+     1,
+     {"gpucc: kernel 'k2' (module kern): trap or unspecified fault\n"},
+     {"continued", "runtime error"},
+     0},
+    {"fault_no_kernel",
+     run_fault_no_kernel,
+     1,
+     {"gpucc: runtime error: mgpuStreamSynchronize: cuStreamSynchronize failed: "
+      "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)"},
+     {"continued", "gpucc: kernel"},
+     0},
+    {"fault_handler", run_fault_handler, 0, {0}, {"gpucc", "CHECK"}, 0},
+    {"free_twice", run_free_twice, 0, {0}, {"gpucc", "CHECK"}, 0},
+    {"alloc_stress", run_alloc_stress, 0, {0}, {"gpucc"}, 0},
+    {"free_foreign",
+     run_free_foreign,
+     1,
+     {"gpucc: runtime error: mgpuMemFree: 0x",
+      " was not allocated by gpu.alloc or was already freed\n"},
+     {"continued", "cuMemFree"},
+     0},
     {"log",
      run_log,
      0,

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpucc_rt.h"
 #include "harness.h"
@@ -254,6 +255,23 @@ static void run_fail_launch(void) {
   fprintf(stderr, "continued after a failed launch\n");
 }
 
+/* A kernel's fault, reported by the driver at the next synchronization:
+ * the host backend's line naming the stream's last kernel, after what was
+ * printed (stdout, fully buffered, goes into stderr's pipe to show it). */
+static void run_fault(void) {
+  static char buf[1 << 16];
+  setvbuf(stdout, buf, _IOFBF, sizeof buf);
+  CHECK(dup2(2, 1) == 1);
+  void *m = load_kern();
+  void *k = mgpuModuleGetFunction(m, "k"), *k2 = mgpuModuleGetFunction(m, "k2");
+  void *s1 = mgpuStreamCreate(), *s2 = mgpuStreamCreate();
+  mgpuLaunchKernel(k2, 1, 1, 1, 1, 1, 1, 0, s1, NULL, NULL, 0);
+  mgpuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s2, NULL, NULL, 0);
+  printf("printed before the fault\n");
+  mgpuStreamSynchronize(s1);
+  fprintf(stderr, "continued after a fault\n");
+}
+
 /* Both drivers present: which one runs is in RT_EXPECT_BACKEND. */
 static void run_choice(void) {
   void *s = mgpuStreamCreate();
@@ -303,6 +321,12 @@ static const struct rt_test tests[] = {
       "hipErrorLaunchFailure (unspecified launch failure) launching grid (1, 1, 1), "
       "block (1, 1, 1)\n"},
      {"continued"},
+     0},
+    {"fault",
+     run_fault,
+     1,
+     {"printed before the fault\ngpucc: kernel 'k2' (module kern): illegal memory access\n"},
+     {"continued", "runtime error"},
      0},
     {"choice", run_choice, 0, {0}, {"gpucc"}, 0},
 };
