@@ -409,11 +409,19 @@ static int plan_link(struct plan *p) {
   int others = 0, has_main = 0;
   for (size_t i = 0; i < o->ninputs; i++)
     others |= o->inputs[i].kind != INPUT_MLIR;
-  for (size_t u = 0; u < p->nunits; u++)
+  int has_entry = 0;
+  for (size_t u = 0; u < p->nunits; u++) {
     has_main |= program_defines(p->units[u].prog, "main");
+    has_entry |= program_has_entry(p->units[u].prog);
+  }
+  /* -e's function must be somewhere (a C input cannot hold it): a main of
+   * the program's own must not run in its place. */
+  if (!o->shared && o->entry && !has_entry)
+    return diag_error("no input defines a function '%s' with a body to start in (-e)", o->entry);
   if (!o->shared && !others && !has_main)
     return diag_error("no input defines 'main', so there is no program to link; use -c for an "
-                      "object file, -shared for a library, or --emit= for one stage");
+                      "object file, -shared for a library, -e for another entry function, or "
+                      "--emit= for one stage");
   char *dir = exe_dir();
   if (!dir)
     return diag_error("cannot find gpucc's own location (/proc/self/exe)");

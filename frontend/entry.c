@@ -222,5 +222,7 @@ int frontend_entry(MlirModule module, const char *entry, const char *want) {
     if (!mlirOperationIsNull(other) && rename_function(module, other, "main", "__gpucc_unused_main") != 0)
       return -1;
   }
-  return write_main(module, f, callee, kind, result);
+  if (write_main(module, f, callee, kind, result) != 0)
+    return -1;
+  return entry ? 1 : 0;
 }

@@ -70,8 +70,9 @@ void frontend_minmax_to_llvm(MlirOperation root);
 void frontend_widen_contractions(MlirOperation root);
 /* The entry point (entry.c): with entry set (-e), a main that calls it and
  * prints what it returns (want: "void", "i32", "i64", "f32" or NULL for
- * whatever it returns); without, main's own checks. Returns 0 or -1
- * (reported, located). */
+ * whatever it returns); without, main's own checks. Returns 1 when it
+ * wrote the main for entry, 0 when entry is not defined here (or not
+ * given), -1 after a located error. */
 int frontend_entry(MlirModule module, const char *entry, const char *want);
 /* Warns of each launch argument that is host memory (memref.alloc,
  * alloca, get_global not registered with gpu.host_register), which a GPU

@@ -26,6 +26,7 @@ struct program {
   MlirOperation *mods; /* the top-level gpu.modules */
   char **names;
   struct device_op *ops; /* the device code's op names, as written */
+  int has_entry;         /* -e's function is here: main runs it */
   size_t nops;
 };
 
@@ -115,7 +116,9 @@ int program_load(const char *path, struct program **out) {
     free(p);
     return -1;
   }
-  if (frontend_entry(p->module, entry_name, entry_result) != 0) {
+  int entry = frontend_entry(p->module, entry_name, entry_result);
+  p->has_entry = entry > 0;
+  if (entry < 0) {
     mlirModuleDestroy(p->module);
     free(p);
     return -1;
@@ -135,6 +138,8 @@ int program_load(const char *path, struct program **out) {
 }
 
 MlirModule program_mlir(const struct program *p) { return p->module; }
+
+int program_has_entry(const struct program *p) { return p->has_entry; }
 
 size_t program_module_count(const struct program *p) { return p->nmodules; }
 

@@ -24,6 +24,8 @@ void program_set_runtime_verification(int on);
  * must return (--entry-point-result); NULL: main, and whatever it returns.
  * Kept by reference. */
 void program_set_entry(const char *name, const char *result);
+/* Whether -e's function is defined in this program (its main runs it). */
+int program_has_entry(const struct program *p);
 /* Whether a GPU target is asked for: then launches that pass host memory
  * are warned about (it works on the host backend only). */
 void program_set_gpu_targets(int any);

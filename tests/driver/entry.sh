@@ -60,6 +60,8 @@ fails takes_args "results\\.mlir:41:3: error: '@entry_args' takes (i32); -e runs
 fails returns_f64 "'@entry_f64' returns f64; -e runs a function returning nothing, i32, i64 or f32" \
   -e entry_f64 "$dir/results.mlir"
 fails memref_main "memref_main\\.mlir:2:1: error: '@main' takes (memref<4xf32>)" "$dir/memref_main.mlir"
+fails no_such_entry "error: no input defines a function 'nothere' with a body to start in (-e)" \
+  -e nothere "$dir/results.mlir"
 # A type mlir-runner does not know is a usage error (exit 2).
 "$gpucc" --offload-arch=host -e entry_f32 --entry-point-result=f64 "$dir/results.mlir" -o bad 2>err
 check bad_result_type sh -c "test $? -eq 2 && grep -q \"invalid argument 'f64' to --entry-point-result=\" err"
