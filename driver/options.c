@@ -62,7 +62,8 @@ static const struct opt_spec table[] = {
     {OPT_ENTRY_RESULT, "-entry-point-result", FORM_EQUALS, "<type>", "the same (mlir-runner's spelling)"},
     {OPT_ENTRY, "-e", FORM_SEPARATE, "<function>",
      "start the program in <function> (no arguments), as mlir-runner -e does; the program's own main is not used"},
-    {OPT_RUNTIME_VERIFICATION, "-fruntime-verification", FORM_FLAG, NULL,
+    {OPT_ENTRY, "--entry", FORM_EQUALS, "<function>", "the same as -e"},
+    {OPT_RUNTIME_VERIFICATION, "-fsanitize", FORM_EQUALS, "bounds",
      "check memref and tensor ops at run time (bounds, casts, alignment), as MLIR's "
      "-generate-runtime-verification: a failed check prints the op and where it is, and aborts "
      "(in a kernel: fails the launch, as a device assert)"},
@@ -315,7 +316,12 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
     else
       return diag_error("invalid argument '%s' to -fmad= (expected true or false)", val);
     return 0;
-  case OPT_RUNTIME_VERIFICATION: o->runtime_verification = 1; return 0;
+  case OPT_RUNTIME_VERIFICATION:
+    if (strcmp(val, "bounds"))
+      return diag_error("unsupported argument '%s' to -fsanitize= (gpucc has bounds: MLIR's "
+                        "run-time op verification)", val);
+    o->runtime_verification = 1;
+    return 0;
   case OPT_ENTRY: o->entry = val; return 0;
   case OPT_ENTRY_RESULT:
     if (strcmp(val, "void") && strcmp(val, "i32") && strcmp(val, "i64") && strcmp(val, "f32"))

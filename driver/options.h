@@ -60,7 +60,7 @@ struct options {
   int werror;
   int debug_info;      /* -g */
   int fp_contract;     /* -ffp-contract=: enum fp_contract, -1 when not given */
-  int runtime_verification; /* -fruntime-verification */
+  int runtime_verification; /* -fsanitize=bounds */
   const char *entry;        /* -e: the function to run (NULL: main) */
   const char *entry_result; /* --entry-point-result: void, i32, i64, f32 or NULL */
   int shared;          /* -shared */

@@ -221,6 +221,20 @@ void frontend_shutdown(void) {
   have_ctx = 0;
 }
 
+void frontend_warning_at(MlirOperation op, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  char file[1024];
+  unsigned line = 0, col = 0;
+  if (resolve_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col, 0))
+    diag_at(DIAG_WARNING, frontend_display_name(file), line, col, "%s", msg);
+  else
+    diag_warning("%s", msg);
+}
+
 int frontend_error_at(MlirOperation op, const char *fmt, ...) {
   char msg[1024];
   va_list ap;

@@ -230,5 +230,8 @@ char *frontend_symbol_name(MlirOperation op);
 /* Reports an error at an operation's location. Returns -1. */
 int frontend_error_at(MlirOperation op, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The same as a warning (an error under -Werror, as diag_at decides). */
+void frontend_warning_at(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

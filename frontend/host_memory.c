@@ -48,15 +48,6 @@ static int host_made(MlirOperation op) {
           frontend_op_is(op, "memref.get_global"));
 }
 
-static void warn_at(MlirOperation at, const char *msg) {
-  char file[1024];
-  unsigned line = 0, col = 0;
-  if (frontend_location(mlirOperationGetLocation(at), file, sizeof file, &line, &col))
-    diag_at(DIAG_WARNING, frontend_display_name(file), line, col, "%s", msg);
-  else
-    diag_warning("%s", msg);
-}
-
 static int enabled;
 
 void frontend_set_host_memory_warnings(int on) { enabled = on; }
@@ -103,7 +94,7 @@ void frontend_warn_host_memory(MlirModule module) {
                "argument %ld of the launch of %s is host memory (%.*s%s): a GPU cannot read it; "
                "use gpu.alloc and gpu.memcpy, or gpu.host_register",
                (long)a + 1, kernel, (int)name.length, name.data, where);
-      warn_at(ls[l], msg);
+      frontend_warning_at(ls[l], "%s", msg);
     }
   }
   free(registered);

@@ -17,9 +17,11 @@
  *   the same with l, ll, z, j or t          i64 or index
  *   %d %i %o %u %x %X, no length            also i64 or index: the format is
  *                                           rewritten to %lld (...), so that
- *                                           the whole value prints. Programs
- *                                           print thread ids (index) with %d,
- *                                           and upstream's lowering takes it.
+ *                                           the whole value prints, with one
+ *                                           warning per format (-Wformat's).
+ *                                           Programs print thread ids (index)
+ *                                           with %d; upstream's lowering
+ *                                           takes it.
  *   %c                                      an integer of at most 32 bits
  *   %f %F %e %E %g %G %a %A, no length or l f16, bf16, f32 or f64
  *   %p                                      i64 or index (gpu.printf has
@@ -306,8 +308,15 @@ static int check_printf(MlirOperation op) {
   if (k.next < k.nargs)
     return frontend_error_at(op, "gpu.printf: %ld arguments, but the format takes %ld (argument %ld is unused)",
                              (long)k.nargs, (long)k.next, (long)k.next + 1);
-  if (k.nwiden)
+  if (k.nwiden) {
+    /* One warning per format, as -Wformat gives: the program is right to
+     * want the value, only the spelling is C's 32-bit one. */
+    frontend_warning_at(op, "gpu.printf: %d conversion%s without a length modifier take%s a 64-bit "
+                            "integer or index; printed whole, as %%ll%c [-Wformat]",
+                        k.nwiden, k.nwiden > 1 ? "s" : "", k.nwiden > 1 ? "" : "s",
+                        s.data[k.widen[0]]);
     set_widened_format(op, s, &k);
+  }
   return 0;
 }
 

@@ -18,7 +18,7 @@ int frontend_init(void);
 /* Parses, verifies and normalizes a file (text or bytecode; "-" reads
  * standard input). Returns 0 with *out set, or -1 after reporting. */
 /* With on set, programs loaded from now on get MLIR's run-time checks of
- * memref and tensor ops (-fruntime-verification). */
+ * memref and tensor ops (-fsanitize=bounds). */
 void program_set_runtime_verification(int on);
 /* The function programs start in (-e, mlir-runner's spelling) and what it
  * must return (--entry-point-result); NULL: main, and whatever it returns.

@@ -89,6 +89,8 @@ expect printf_int_long 1 "printf_int_long\.mlir:10:7: error: gpu\.printf: conver
   -- "$bad/printf_int_long.mlir"
 expect matrix_in_kernel 1 "matrix_in_kernel\.mlir:7:12: error: 'llvm\.intr\.matrix\.transpose' needs the host target .*targets asked: sm_90,gfx942" \
   -- --offload-arch=sm_90,gfx942,host "$bad/matrix_in_kernel.mlir"
+expect printf_wide_d_werror 1 "printf_wide_d\.mlir:9:7: error: gpu\.printf: 2 conversions without a length modifier take a 64-bit integer or index; printed whole, as %lld \[-Wformat\]" \
+  -- -Werror --offload-arch=host "$bad/printf_wide_d.mlir"
 expect printf_star 1 "printf_star\.mlir:9:7: error: gpu\.printf: the '\*' width of conversion 1 '%\*d' .*argument 1 is 'f64'" \
   -- --offload-arch=sm_90 "$bad/printf_star.mlir"
 # Workgroup memory from memref.alloc becomes a kernel's attribution; a

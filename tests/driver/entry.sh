@@ -33,6 +33,7 @@ runs() {
 runs e_i32 42 -e entry_i32 --entry-point-result=i32 "$dir/results.mlir"
 runs e_i32_inferred 42 -e entry_i32 "$dir/results.mlir"
 runs e_i64 -7000000000 -e entry_i64 -entry-point-result=i64 "$dir/results.mlir"
+runs e_long_spelling -7000000000 --entry=entry_i64 "$dir/results.mlir"
 runs e_f32 3.250000e+00 -e entry_f32 --entry-point-result=f32 "$dir/results.mlir"
 runs e_void 5 -e entry_void --entry-point-result=void "$dir/results.mlir"
 runs e_main_i64 123456789012 -e main --entry-point-result=i64 "$dir/main_i64.mlir"

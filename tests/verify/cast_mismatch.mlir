@@ -1,4 +1,4 @@
-// -fruntime-verification: a memref.cast to a static shape the dynamic
+// -fsanitize=bounds: a memref.cast to a static shape the dynamic
 // memref does not have (3 elements cast to 4).
 func.func @main() {
   %c3 = arith.constant 3 : index

@@ -1,4 +1,4 @@
-// -fruntime-verification in a kernel: threads 4 to 7 of 8 store past the
+// -fsanitize=bounds in a kernel: threads 4 to 7 of 8 store past the
 // end of a 4-element buffer; each reports like a CUDA device assert and the
 // launch fails at the next synchronization, after what main printed.
 module attributes {gpu.container_module} {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# -fruntime-verification (issue 23): MLIR's run-time checks of memref and
+# -fsanitize=bounds (issue 23): MLIR's run-time checks of memref and
 # tensor ops, asked for at compile time. Each program breaks one op's
 # promise; built with the flag it must print the check's report (the op,
 # what is wrong, its location) on stderr and stop, keeping what it printed
@@ -20,7 +20,7 @@ check() { # check NAME CONDITION-COMMAND...
 # check the status, the stdout and the report's lines.
 case_of() {
   prog=$1 status=$2 out=$3 what=$4 loc=$5
-  "$gpucc" -fruntime-verification --offload-arch=host "$dir/$prog.mlir" -o "$prog" 2>"$prog.cerr" ||
+  "$gpucc" -fsanitize=bounds --offload-arch=host "$dir/$prog.mlir" -o "$prog" 2>"$prog.cerr" ||
     { check "${prog}_builds" false; cat "$prog.cerr"; return; }
   "./$prog" >"$prog.out" 2>"$prog.err"
   rc=$?
@@ -39,13 +39,15 @@ case_of kernel_oob 1 1 "out-of-bounds access" "kernel_oob.mlir\":9:7"
 check kernel_oob_threads test "$(grep -c 'thread: \[[4-7],0,0\] Assertion' kernel_oob.err)" -eq 4
 check kernel_oob_launch_fails grep -q "kernel 'f' failed on the CPU: a device-side assertion failed" kernel_oob.err
 # The GPU targets take the checks too (device asserts).
-"$gpucc" -fruntime-verification --offload-arch=sm_90,gfx942 "$dir/kernel_oob.mlir" -o gpu_app 2>err
+"$gpucc" -fsanitize=bounds --offload-arch=sm_90,gfx942 "$dir/kernel_oob.mlir" -o gpu_app 2>err
 check kernel_checks_build_for_gpus test $? -eq 0
 # Without the flag the program has no checks.
 "$gpucc" --offload-arch=host --emit=mlir-host "$dir/store_oob.mlir" -o plain.mlir 2>err
-"$gpucc" -fruntime-verification --offload-arch=host --emit=mlir-host "$dir/store_oob.mlir" -o checked.mlir 2>>err
+"$gpucc" -fsanitize=bounds --offload-arch=host --emit=mlir-host "$dir/store_oob.mlir" -o checked.mlir 2>>err
 check checks_only_with_the_flag sh -c "! grep -q 'Runtime op verification' plain.mlir &&
   grep -q 'Runtime op verification' checked.mlir"
 "$gpucc" --help >help
-check flag_in_help grep -q -- '-fruntime-verification' help
+check flag_in_help grep -q -- '-fsanitize=bounds' help
+"$gpucc" -fsanitize=address --offload-arch=host "$dir/store_oob.mlir" -o asan 2>err
+check other_sanitizers_refused sh -c "test $? -eq 2 && grep -q \"unsupported argument 'address' to -fsanitize=\" err"
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }

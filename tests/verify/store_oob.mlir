@@ -1,4 +1,4 @@
-// -fruntime-verification: a store past the end of a host memref is reported
+// -fsanitize=bounds: a store past the end of a host memref is reported
 // (op, what is wrong, location) and the program aborts, after what it printed.
 func.func @main() {
   %m = memref.alloc() : memref<4xf32>

@@ -1,4 +1,4 @@
-// -fruntime-verification on tensor ops, checked as written (before
+// -fsanitize=bounds on tensor ops, checked as written (before
 // bufferization): tensor.extract at an index past the end.
 func.func @main() {
   %t = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
