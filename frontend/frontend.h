@@ -68,6 +68,9 @@ void frontend_minmax_to_llvm(MlirOperation root);
 /* vector.contract of narrower operands into a wider accumulator gets its
  * operands extended first (contract_widen.c). */
 void frontend_widen_contractions(MlirOperation root);
+/* Private attributions in a numbered memory space (memref<16xf32, 5>) get
+ * #gpu.address_space<private>, which every lowering places (private_space.c). */
+void frontend_private_spaces(MlirModule module);
 /* The entry point (entry.c): with entry set (-e), a main that calls it and
  * prints what it returns (want: "void", "i32", "i64", "f32" or NULL for
  * whatever it returns); without, main's own checks. Returns 1 when it

@@ -182,6 +182,39 @@ static int rewrite(MlirOperation op) {
   return 0;
 }
 
+/* A gpu.launch_func with dependencies but no async token waits for them and
+ * then runs synchronously, as the dialect defines; gpu-to-llvm lowers a
+ * launch with dependencies only in the async form. So the host waits first
+ * (a synchronous gpu.wait on them) and the launch loses its dependencies. */
+static void wait_before_launch(MlirOperation launch) {
+  int ndeps = count_token_operands(launch);
+  if (ndeps == 0 || has_token_result(launch))
+    return;
+  intptr_t nops = mlirOperationGetNumOperands(launch);
+  MlirValue *ops = malloc(sizeof(MlirValue) * (size_t)nops);
+  if (!ops)
+    BUG("out of memory");
+  for (intptr_t i = 0; i < nops; i++)
+    ops[i] = mlirOperationGetOperand(launch, i);
+  insert_wait(launch, 0, ops, ndeps, 0);
+  MlirStringRef seg_name = mlirStringRefCreateFromCString("operandSegmentSizes");
+  MlirAttribute segments = mlirOperationGetAttributeByName(launch, seg_name);
+  mlirOperationSetOperands(launch, nops - ndeps, ops + ndeps);
+  if (!mlirAttributeIsNull(segments)) {
+    intptr_t ns = mlirDenseArrayGetNumElements(segments);
+    int32_t *sizes = malloc(sizeof(int32_t) * (size_t)(ns ? ns : 1));
+    if (!sizes)
+      BUG("out of memory");
+    for (intptr_t i = 0; i < ns; i++)
+      sizes[i] = mlirDenseI32ArrayGetElement(segments, i);
+    sizes[0] = 0; /* asyncDependencies */
+    mlirOperationSetAttributeByName(
+        launch, seg_name, mlirDenseI32ArrayGet(mlirOperationGetContext(launch), ns, sizes));
+    free(sizes);
+  }
+  free(ops);
+}
+
 /* gpu.printf passes its arguments as C's printf receives them, but the
  * NVVM lowering (vprintf's argument buffer) and the host backend keep i8,
  * i16 and f16 at their own width, so "%d" of an i8 reads its neighbours'
@@ -325,10 +358,17 @@ int frontend_normalize(MlirModule module) {
   for (size_t i = 0; i < l.len && rc == 0; i++)
     rc = rewrite(l.ops[i]);
   free(l.ops);
+  static const char *const launch_ops[] = {"gpu.launch_func", NULL};
+  MlirOperation *launches;
+  size_t nlaunches = frontend_find_ops(mlirModuleGetOperation(module), launch_ops, NULL, &launches);
+  for (size_t i = 0; i < nlaunches; i++)
+    wait_before_launch(launches[i]);
+  free(launches);
   mlirOperationWalk(mlirModuleGetOperation(module), mark_uniform, NULL, MlirWalkPreOrder);
   frontend_rewrite_atomics(module);
   frontend_minmax_to_llvm(mlirModuleGetOperation(module));
   frontend_widen_contractions(mlirModuleGetOperation(module));
+  frontend_private_spaces(module);
   if (rc == 0)
     rc = frontend_host_asserts(module);
   if (rc == 0)
