@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../support/symname.h"
 #include "host_exec.h"
 #include "host_stream.h"
 #include "rt.h"
@@ -34,7 +35,8 @@
  * lowering asks for the function at every launch, so we cache). */
 struct host_function {
   struct host_function *next;
-  char *name;
+  char *name;   /* as the object carries it, mangled where need be */
+  char *shown;  /* as the program spells it (support/symname.h), for messages */
   char *module; /* the gpu.module's name, or NULL: for fault reports */
   struct rt_host_kernel kernel;
   const uint32_t *params; /* K__gpucc_params: count, then each size */
@@ -266,6 +268,7 @@ static int host_module_unload(void *module, struct rt_err *e) {
   for (struct host_function *f = m->functions, *next; f; f = next) {
     next = f->next;
     free(f->name);
+    free(f->shown);
     free(f->module);
     free(f);
   }
@@ -310,7 +313,8 @@ static int host_module_function(void *module, const char *name, void **function,
     rt_log("host kernel '%s' runs its threads on fibers: %s", name, why ? why : "(no reason given)");
   f->kernel.shared_bytes = m->shared_bytes;
   f->name = copy;
-  f->kernel.name = copy;
+  f->shown = symname_display(name, 0);
+  f->kernel.name = f->shown ? f->shown : copy;
   f->next = m->functions;
   m->functions = f;
   *function = f;
@@ -339,7 +343,7 @@ static int run_launch_op(struct rt_host_op *op, char *err, size_t errlen) {
   char why[256];
   if (rt_host_run(&l->f->kernel, &l->grid, why, sizeof why) == 0)
     return 0;
-  snprintf(err, errlen, "kernel '%s' failed on the CPU: %s", l->f->name, why);
+  snprintf(err, errlen, "kernel '%s' failed on the CPU: %s", l->f->kernel.name, why);
   return -1;
 }
 
@@ -372,14 +376,14 @@ static int host_launch(const struct rt_launch *l, struct rt_err *e) {
   char err[256];
   if (!l->stream) {
     if (rt_host_run(&f->kernel, &g, err, sizeof err) != 0)
-      return rt_fail_msg(e, "cannot run kernel '%s' on the CPU: %s", f->name, err);
+      return rt_fail_msg(e, "cannot run kernel '%s' on the CPU: %s", f->kernel.name, err);
     return 0;
   }
   if (rt_host_check(&g, err, sizeof err) != 0)
-    return rt_fail_msg(e, "cannot run kernel '%s' on the CPU: %s", f->name, err);
+    return rt_fail_msg(e, "cannot run kernel '%s' on the CPU: %s", f->kernel.name, err);
   struct launch_op *op = copy_launch(f, l->params);
   if (!op)
-    return rt_fail_msg(e, "out of memory queuing kernel '%s'", f->name);
+    return rt_fail_msg(e, "out of memory queuing kernel '%s'", f->kernel.name);
   op->op.run = run_launch_op;
   op->f = f;
   op->grid = g;

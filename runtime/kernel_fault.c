@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/symname.h"
 #include "kernel_fault.h"
 #include "rt.h"
 
@@ -131,11 +132,17 @@ void rt_gpu_module_free(struct rt_gpu_module *m) {
 
 struct rt_gpu_function *rt_gpu_function_new(struct rt_gpu_module *m, void *handle,
                                             const char *name) {
-  size_t len = strlen(name);
+  /* Reports use the program's spelling of a mangled name (symname.h). */
+  char *shown = symname_display(name, 0);
+  const char *text = shown ? shown : name;
+  size_t len = strlen(text);
   struct rt_gpu_function *f = calloc(1, sizeof *f + len + 1);
-  if (!f)
+  if (!f) {
+    free(shown);
     return NULL;
-  memcpy(f->name, name, len + 1);
+  }
+  memcpy(f->name, text, len + 1);
+  free(shown);
   f->handle = handle;
   f->id.name = f->name;
   f->next = m->functions;

@@ -18,6 +18,8 @@
 # - dealloc_twice.mlir, dealloc_foreign.mlir: gpu.dealloc of a buffer freed
 #   already, or from memref.alloc: one runtime error naming the gpu.dealloc,
 #   status 1, after "7";
+# - odd_names.mlir: a fault in a kernel of mangled names (@"bad k" of
+#   @"my mod"): the line names them as the program spells them;
 # - too_large.mlir: static shapes whose size overflows 64 bits: gpucc fails
 #   with status 1 and one located error for each.
 # No core files: ulimit -c 0.
@@ -79,6 +81,11 @@ check trap.status test "$rc" -eq 1
 check trap.message one_line trap \
   "gpucc: kernel 'trapper' \(module traps\): trap in block \(1,0,0\) thread \(0,0,0\)"
 check trap.stdout_flushed sh -c "printf '7\n' | diff -u - '$work/trap.out'"
+
+run odd_names
+check odd_names.status test "$rc" -eq 1
+check odd_names.message one_line odd_names \
+  "gpucc: kernel 'bad k' \(module my mod\): illegal memory access at 0x[0-9a-f]+ in block \(0,0,0\) thread \(0,0,0\)"
 
 run divide_by_zero
 check divide_by_zero.status test "$rc" -eq 1
