@@ -71,6 +71,9 @@ void frontend_widen_contractions(MlirOperation root);
 /* Private attributions in a numbered memory space (memref<16xf32, 5>) get
  * #gpu.address_space<private>, which every lowering places (private_space.c). */
 void frontend_private_spaces(MlirModule module);
+/* extf/truncf of f4E2M1FN and f8E8M0FNU written as integer code, in host
+ * code and kernels (microscale.c). Returns 0 or -1 (reported). */
+int frontend_expand_microscale(MlirModule module);
 /* The entry point (entry.c): with entry set (-e), a main that calls it and
  * prints what it returns (want: "void", "i32", "i64", "f32" or NULL for
  * whatever it returns); without, main's own checks. Returns 1 when it

@@ -370,6 +370,8 @@ int frontend_normalize(MlirModule module) {
   frontend_widen_contractions(mlirModuleGetOperation(module));
   frontend_private_spaces(module);
   if (rc == 0)
+    rc = frontend_expand_microscale(module);
+  if (rc == 0)
     rc = frontend_host_asserts(module);
   if (rc == 0)
     rc = frontend_workgroup_allocs(module);

@@ -40,8 +40,8 @@
  *    scf, memref.realloc to alloc and copy, async.func and async.execute to
  *    coroutines on the async runtime, complex to
  *    arith/math, arith ops without an LLVM twin (ceildivsi, maxnumf, ...)
- *    expanded, with extf/truncf of the 4-bit and 8-bit microscaling floats
- *    (f4E2M1FN, f8E8M0FNU) as integer code;
+ *    expanded (the microscaling floats' conversions were, in the frontend:
+ *    frontend/microscale.c);
  *  - then structured control flow to cf, memref metadata made explicit
  *    (subviews, reinterpret_cast, expand/collapse_shape; this makes affine
  *    ops again, hence the second lower-affine);
@@ -51,8 +51,7 @@
   "builtin.module(convert-linalg-to-loops,convert-vector-to-scf,lower-affine,expand-realloc,"      \
   "async-func-to-async-runtime,async-to-async-runtime,async-runtime-ref-counting,"                 \
   "async-runtime-ref-counting-opt,"                                                                \
-  "convert-complex-to-standard,arith-expand{include-f4e2m1=1 include-f8e8m0=1},"                  \
-  "convert-scf-to-cf,expand-strided-metadata,lower-affine,"                                        \
+  "convert-complex-to-standard,arith-expand,convert-scf-to-cf,expand-strided-metadata,lower-affine,"\
   "convert-vector-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-math-to-funcs,"        \
   "convert-complex-to-llvm,finalize-memref-to-llvm,convert-async-to-llvm,convert-arith-to-llvm,"   \
   "convert-index-to-llvm,convert-ub-to-llvm,gpu-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"  \
