@@ -13,7 +13,9 @@
  *   async op, n deps ->  %t0 = gpu.wait async [deps] ; op async [%t0]
  *
  * A synchronous op keeps its host-blocking meaning (the trailing wait), and
- * ops already in the async form with one dependency are never touched. */
+ * ops already in the async form with one dependency are never touched. A
+ * gpu.launch_func with dependencies but no token gets a host wait on them
+ * instead (wait_before_launch). */
 #include "frontend.h"
 
 #include "diag.h"
