@@ -154,23 +154,6 @@ static MlirValue checked_mul(struct builder *b, MlirOperation at, MlirValue x, M
   return lo;
 }
 
-/* `s` as the body of an MLIR string literal, NUL-terminated (\00). */
-static char *literal(const char *s) {
-  size_t n = strlen(s);
-  char *out = malloc(n * 3 + 4);
-  if (!out)
-    return NULL;
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-      out[k++] = (char)c;
-    else
-      k += (size_t)sprintf(out + k, "\\%02X", c);
-  }
-  strcpy(out + k, "\\00");
-  return out;
-}
 
 /* A private constant global @name holding s, made unless it exists.
  * Returns 0 or -1. */
@@ -181,7 +164,7 @@ static int string_global(struct builder *b, const char *name, const char *s) {
     if (frontend_op_is(op, "llvm.mlir.global") &&
         frontend_ref_is(frontend_symbol_ref(op), name))
       return 0;
-  char *body_text = literal(s);
+  char *body_text = frontend_string_literal(mlirStringRefCreateFromCString(s));
   if (!body_text)
     return -1;
   char *text = xasprintf("llvm.mlir.global private constant @%s(\"%s\") {addr_space = 0 : i32}",

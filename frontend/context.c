@@ -221,31 +221,31 @@ void frontend_shutdown(void) {
   have_ctx = 0;
 }
 
-void frontend_warning_at(MlirOperation op, const char *fmt, ...) {
+/* A message at op's location (file:line:col) when it resolves to one. */
+static void report_at(enum diag_severity sev, MlirOperation op, const char *fmt, va_list ap) {
   char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   char file[1024];
   unsigned line = 0, col = 0;
   if (resolve_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col, 0))
-    diag_at(DIAG_WARNING, frontend_display_name(file), line, col, "%s", msg);
+    diag_at(sev, frontend_display_name(file), line, col, "%s", msg);
+  else if (sev == DIAG_ERROR)
+    diag_error("%s", msg);
   else
     diag_warning("%s", msg);
 }
 
-int frontend_error_at(MlirOperation op, const char *fmt, ...) {
-  char msg[1024];
+void frontend_warning_at(MlirOperation op, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  report_at(DIAG_WARNING, op, fmt, ap);
   va_end(ap);
-  char file[1024];
-  unsigned line = 0, col = 0;
-  if (resolve_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col, 0))
-    diag_at(DIAG_ERROR, frontend_display_name(file), line, col, "%s", msg);
-  else
-    diag_error("%s", msg);
+}
+
+int frontend_error_at(MlirOperation op, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_at(DIAG_ERROR, op, fmt, ap);
+  va_end(ap);
   return -1;
 }

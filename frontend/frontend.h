@@ -239,5 +239,10 @@ int frontend_error_at(MlirOperation op, const char *fmt, ...)
 /* The same as a warning (an error under -Werror, as diag_at decides). */
 void frontend_warning_at(MlirOperation op, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* `s` as the body of an MLIR string literal ("..." without the quotes),
+ * every byte outside printable ASCII, '"' and backslash escaped as
+ * \XX, ending in \00 so that the global holds a C string. malloc'ed; NULL
+ * when out of memory. */
+char *frontend_string_literal(MlirStringRef s);
 
 #endif

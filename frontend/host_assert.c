@@ -26,29 +26,13 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
 
 static int host_assert(MlirOperation op) { return !frontend_in_device_code(op); }
 
-/* `s` as the body of an MLIR string literal, NUL-terminated (\00). */
-static char *literal(MlirStringRef s) {
-  char *out = malloc(s.length * 3 + 4);
-  if (!out)
-    return NULL;
-  size_t k = 0;
-  for (size_t i = 0; i < s.length; i++) {
-    unsigned char c = (unsigned char)s.data[i];
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-      out[k++] = (char)c;
-    else
-      k += (size_t)sprintf(out + k, "\\%02X", c);
-  }
-  strcpy(out + k, "\\00");
-  return out;
-}
 
 /* A private constant global holding `s` (made once per name), and its
  * address before `at`. */
 static MlirValue string_constant(MlirOperation module, MlirOperation at, const char *name,
                                  MlirStringRef s) {
   MlirContext ctx = mlirOperationGetContext(at);
-  char *body = literal(s);
+  char *body = frontend_string_literal(s);
   if (!body)
     return (MlirValue){NULL};
   char *text = xasprintf("llvm.mlir.global private constant @%s(\"%s\") {addr_space = 0 : i32}",

@@ -9,6 +9,7 @@
 #include "diag.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,4 +262,20 @@ void frontend_launch_operands(MlirOperation launch, intptr_t *start, intptr_t *c
   for (intptr_t i = 0; i < n - 2; i++)
     *start += mlirDenseI32ArrayGetElement(seg, i);
   *count = mlirDenseI32ArrayGetElement(seg, n - 2);
+}
+
+char *frontend_string_literal(MlirStringRef s) {
+  char *out = malloc(s.length * 3 + 4);
+  if (!out)
+    return NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < s.length; i++) {
+    unsigned char c = (unsigned char)s.data[i];
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+      out[k++] = (char)c;
+    else
+      k += (size_t)sprintf(out + k, "\\%02X", c);
+  }
+  strcpy(out + k, "\\00");
+  return out;
 }
