@@ -84,12 +84,13 @@ struct rt_backend {
    * nothing; a failure only means the limits stay as they were. Called once
    * per kernel, at its first lookup. */
   int (*function_limits)(void *function, struct rt_limits *l, struct rt_err *e);
-  /* Tells the backend which module a function it returned belongs to (the
-   * gpu.module's name), for what it reports itself: the host backend names
-   * both in the line that ends a program whose kernel faulted. NULL when
-   * the backend has no use for it. Called once per kernel, at its first
-   * lookup, before any launch. */
-  void (*function_module)(void *function, const char *module);
+  /* Tells the backend the names of a function it returned as the program
+   * spells them (the kernel's, which module_function got mangled where the
+   * objects could not carry it, and its gpu.module's), for what it reports
+   * itself: the line that ends a program whose kernel faulted names both.
+   * NULL when the backend has no use for them. Called once per kernel, at
+   * its first lookup, before any launch. */
+  void (*function_module)(void *function, const char *kernel, const char *module);
   int (*launch)(const struct rt_launch *l, struct rt_err *e);
   int (*launch_cluster)(const struct rt_launch *l, struct rt_err *e);
 

@@ -26,7 +26,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../support/symname.h"
 #include "host_exec.h"
 #include "host_stream.h"
 #include "rt.h"
@@ -36,7 +35,7 @@
 struct host_function {
   struct host_function *next;
   char *name;   /* as the object carries it, mangled where need be */
-  char *shown;  /* as the program spells it (support/symname.h), for messages */
+  char *shown;  /* the program's spelling where it differs (function_module) */
   char *module; /* the gpu.module's name, or NULL: for fault reports */
   struct rt_host_kernel kernel;
   const uint32_t *params; /* K__gpucc_params: count, then each size */
@@ -313,8 +312,7 @@ static int host_module_function(void *module, const char *name, void **function,
     rt_log("host kernel '%s' runs its threads on fibers: %s", name, why ? why : "(no reason given)");
   f->kernel.shared_bytes = m->shared_bytes;
   f->name = copy;
-  f->shown = symname_display(name, 0);
-  f->kernel.name = f->shown ? f->shown : copy;
+  f->kernel.name = copy;
   f->next = m->functions;
   m->functions = f;
   *function = f;
@@ -322,9 +320,12 @@ static int host_module_function(void *module, const char *name, void **function,
   return 0;
 }
 
-/* Out of memory leaves the module out of a fault report, no more. */
-static void host_function_module(void *function, const char *module) {
+/* Out of memory leaves the module out of a fault report, or the kernel as
+ * the object spells it, no more. */
+static void host_function_module(void *function, const char *kernel, const char *module) {
   struct host_function *f = function;
+  if (!f->shown && strcmp(kernel, f->name) && (f->shown = strdup(kernel)))
+    f->kernel.name = f->shown;
   if (f->module || !*module || !(f->module = strdup(module)))
     return;
   f->kernel.module = f->module;

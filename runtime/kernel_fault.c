@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../support/symname.h"
 #include "kernel_fault.h"
 #include "rt.h"
 
@@ -125,6 +124,7 @@ void rt_gpu_module_free(struct rt_gpu_module *m) {
     next = f->next;
     rt_fault_forget_kernel(&f->id);
     free(f->module);
+    free(f->shown);
     free(f);
   }
   free(m);
@@ -132,17 +132,11 @@ void rt_gpu_module_free(struct rt_gpu_module *m) {
 
 struct rt_gpu_function *rt_gpu_function_new(struct rt_gpu_module *m, void *handle,
                                             const char *name) {
-  /* Reports use the program's spelling of a mangled name (symname.h). */
-  char *shown = symname_display(name, 0);
-  const char *text = shown ? shown : name;
-  size_t len = strlen(text);
+  size_t len = strlen(name);
   struct rt_gpu_function *f = calloc(1, sizeof *f + len + 1);
-  if (!f) {
-    free(shown);
+  if (!f)
     return NULL;
-  }
-  memcpy(f->name, text, len + 1);
-  free(shown);
+  memcpy(f->name, name, len + 1);
   f->handle = handle;
   f->id.name = f->name;
   f->next = m->functions;
@@ -150,8 +144,10 @@ struct rt_gpu_function *rt_gpu_function_new(struct rt_gpu_module *m, void *handl
   return f;
 }
 
-void rt_gpu_function_module(void *function, const char *module) {
+void rt_gpu_function_module(void *function, const char *kernel, const char *module) {
   struct rt_gpu_function *f = function;
+  if (!f->shown && strcmp(kernel, f->name) && (f->shown = strdup(kernel)))
+    f->id.name = f->shown;
   if (f->module || !module || !*module || !(f->module = strdup(module)))
     return;
   f->id.module = f->module;

@@ -30,7 +30,10 @@ struct rt_gpu_function {
   struct rt_kernel_id id;
   struct rt_gpu_function *next;
   char *module;              /* owned copy behind id.module */
-  char name[];               /* behind id.name */
+  char *shown;               /* the program's spelling of a mangled name,
+                                behind id.name once told; else NULL */
+  char name[];               /* as the object spells it: behind id.name
+                                until then */
 };
 struct rt_gpu_module {
   void *handle; /* the driver's module */
@@ -45,9 +48,9 @@ void rt_gpu_module_free(struct rt_gpu_module *m);
  * when out of memory. */
 struct rt_gpu_function *rt_gpu_function_new(struct rt_gpu_module *m, void *handle,
                                             const char *name);
-/* The backends' function_module: the gpu.module's name, for reports (out of
- * memory leaves it out). */
-void rt_gpu_function_module(void *function, const char *module);
+/* The backends' function_module: the kernel's and gpu.module's names as the
+ * program spells them, for reports (out of memory leaves them as they were). */
+void rt_gpu_function_module(void *function, const char *kernel, const char *module);
 
 /* Launched k on stream (NULL: the default stream). Lock-free; a few loads
  * and a store. */

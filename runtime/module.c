@@ -495,7 +495,7 @@ static struct rt_function *rt_function_add(struct rt_module *m, const struct rt_
       memcpy(f->name, shown, shown_len + 1);
       f->symbol = memcpy(f->name + shown_len + 1, name, len + 1);
       if (b->function_module)
-        b->function_module(f->handle, rt_module_label(m));
+        b->function_module(f->handle, f->name, rt_module_label(m));
       f->limits = limits;
       f->nlimits = m->ntargets;
       rt_function_limits(m, b, f);
