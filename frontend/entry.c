@@ -35,24 +35,6 @@ static const char *const result_names[] = {"void", "i32", "i64", "f32", NULL};
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-/* The top-level func.func or llvm.func with a body called name. */
-static MlirOperation find_function(MlirModule module, const char *name) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!frontend_op_is(op, "func.func") && !frontend_op_is(op, "llvm.func"))
-      continue;
-    MlirAttribute a = mlirOperationGetAttributeByName(op, ref("sym_name"));
-    if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
-      continue;
-    MlirStringRef s = mlirStringAttrGetValue(a);
-    MlirRegion body = mlirOperationGetRegion(op, 0);
-    if (s.length == strlen(name) && memcmp(s.data, name, s.length) == 0 &&
-        !mlirBlockIsNull(mlirRegionGetFirstBlock(body)))
-      return op;
-  }
-  return (MlirOperation){NULL};
-}
-
 /* The function's type, as text: "(i32, memref<4xf32>) -> i64" for a
  * func.func, "!llvm.func<i64 (i32, ptr)>" for an llvm.func (the LLVM
  * dialect's C API is not linked; the text says what is needed). */
@@ -186,7 +168,7 @@ static int write_main(MlirModule module, MlirOperation f, const char *callee, en
 
 int frontend_entry(MlirModule module, const char *entry, const char *want) {
   const char *name = entry ? entry : "main";
-  MlirOperation f = find_function(module, name);
+  MlirOperation f = frontend_find_function(module, name);
   if (mlirOperationIsNull(f))
     return 0; /* not in this input; the driver says so when no input has it */
   char result[256], args[256];
@@ -218,7 +200,7 @@ int frontend_entry(MlirModule module, const char *entry, const char *want) {
     if (rename_function(module, f, "main", callee) != 0)
       return -1;
   } else {
-    MlirOperation other = find_function(module, "main");
+    MlirOperation other = frontend_find_function(module, "main");
     if (!mlirOperationIsNull(other) && rename_function(module, other, "main", "__gpucc_unused_main") != 0)
       return -1;
   }

@@ -244,5 +244,8 @@ void frontend_warning_at(MlirOperation op, const char *fmt, ...)
  * \XX, ending in \00 so that the global holds a C string. malloc'ed; NULL
  * when out of memory. */
 char *frontend_string_literal(MlirStringRef s);
+/* The top-level func.func or llvm.func of module called name that has a
+ * body (a definition, not a declaration); null when there is none. */
+MlirOperation frontend_find_function(MlirModule module, const char *name);
 
 #endif

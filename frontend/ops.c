@@ -279,3 +279,18 @@ char *frontend_string_literal(MlirStringRef s) {
   strcpy(out + k, "\\00");
   return out;
 }
+
+MlirOperation frontend_find_function(MlirModule module, const char *name) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!frontend_op_is(op, "func.func") && !frontend_op_is(op, "llvm.func"))
+      continue;
+    MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+    if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym) ||
+        !frontend_ref_is(mlirStringAttrGetValue(sym), name))
+      continue;
+    if (!mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+      return op; /* a body: a definition */
+  }
+  return (MlirOperation){NULL};
+}

@@ -154,20 +154,7 @@ char *program_module_text(const struct program *p, size_t m, int debug_info, siz
 }
 
 int program_defines(const struct program *p, const char *name) {
-  MlirStringRef want = mlirStringRefCreateFromCString(name);
-  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(p->module)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirStringRef kind = mlirIdentifierStr(mlirOperationGetName(op));
-    int is_func = (kind.length == 9 && memcmp(kind.data, "func.func", 9) == 0) ||
-                  (kind.length == 9 && memcmp(kind.data, "llvm.func", 9) == 0);
-    MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
-    if (!is_func || mlirAttributeIsNull(sym) || !mlirStringRefEqual(mlirStringAttrGetValue(sym), want))
-      continue;
-    MlirRegion body = mlirOperationGetRegion(op, 0);
-    if (!mlirBlockIsNull(mlirRegionGetFirstBlock(body)))
-      return 1; /* a body: a definition */
-  }
-  return 0;
+  return !mlirOperationIsNull(frontend_find_function(p->module, name));
 }
 
 int program_each_device_op(const struct program *p,
