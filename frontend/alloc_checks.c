@@ -44,37 +44,6 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
 
 /* ---- sizes ---- */
 
-/* Bytes of one element of a memref, or 0 when unknown (left unchecked). */
-static int64_t element_bytes(MlirType t) {
-  if (mlirTypeIsAIndex(t))
-    return 8;
-  if (mlirTypeIsAInteger(t))
-    return (mlirIntegerTypeGetWidth(t) + 7) / 8;
-  if (mlirTypeIsAFloat(t))
-    return (mlirFloatTypeGetWidth(t) + 7) / 8;
-  if (mlirTypeIsAComplex(t))
-    return 2 * element_bytes(mlirComplexTypeGetElementType(t));
-  if (mlirTypeIsAVector(t) && mlirShapedTypeHasStaticShape(t)) {
-    int64_t n = element_bytes(mlirShapedTypeGetElementType(t));
-    for (intptr_t i = 0; i < mlirShapedTypeGetRank(t); i++)
-      if (__builtin_mul_overflow(n, mlirShapedTypeGetDimSize(t, i), &n))
-        return 0;
-    return n;
-  }
-  return 0;
-}
-
-/* Whether a statically shaped memref type's byte size exceeds INT64_MAX. */
-static int too_large(MlirType t) {
-  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
-    return 0;
-  int64_t n = element_bytes(mlirShapedTypeGetElementType(t));
-  for (intptr_t i = 0; i < mlirShapedTypeGetRank(t); i++)
-    if (__builtin_mul_overflow(n, mlirShapedTypeGetDimSize(t, i), &n))
-      return 1;
-  return 0;
-}
-
 static int report_too_large(MlirOperation op, MlirType t) {
   char text[512];
   frontend_type_text(t, text, sizeof text);
@@ -86,7 +55,7 @@ static int report_too_large(MlirOperation op, MlirType t) {
 static int check_static(MlirOperation op) {
   if (frontend_op_is(op, "memref.global")) {
     MlirAttribute t = mlirOperationGetInherentAttributeByName(op, ref("type"));
-    if (!mlirAttributeIsNull(t) && too_large(mlirTypeAttrGetValue(t)))
+    if (!mlirAttributeIsNull(t) && frontend_memref_bytes(mlirTypeAttrGetValue(t)) < 0)
       return report_too_large(op, mlirTypeAttrGetValue(t));
     return 0;
   }
@@ -99,13 +68,13 @@ static int check_static(MlirOperation op) {
     intptr_t nargs = mlirFunctionTypeGetNumInputs(mlirTypeAttrGetValue(ft));
     for (intptr_t i = nargs; i < mlirBlockGetNumArguments(entry); i++) {
       MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
-      if (too_large(t))
+      if (frontend_memref_bytes(t) < 0)
         return report_too_large(op, t);
     }
     return 0;
   }
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-  return too_large(t) ? report_too_large(op, t) : 0;
+  return frontend_memref_bytes(t) < 0 ? report_too_large(op, t) : 0;
 }
 
 /* ---- building the checks ---- */
@@ -222,7 +191,7 @@ static void dynamic_sizes(MlirOperation op, intptr_t *start, intptr_t *count) {
 /* Before op: the checked size computation and the call on failure. */
 static int check_dynamic(struct builder *b, MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-  int64_t elt = element_bytes(mlirShapedTypeGetElementType(t));
+  int64_t elt = frontend_element_bytes(mlirShapedTypeGetElementType(t));
   intptr_t start, count;
   dynamic_sizes(op, &start, &count);
   intptr_t rank = mlirShapedTypeGetRank(t);

@@ -247,5 +247,13 @@ char *frontend_string_literal(MlirStringRef s);
 /* The top-level func.func or llvm.func of module called name that has a
  * body (a definition, not a declaration); null when there is none. */
 MlirOperation frontend_find_function(MlirModule module, const char *name);
+/* Bytes of one element of a memref in memory: integers and floats rounded
+ * up to whole bytes (i1 takes one, as LLVM stores it), index 8, complex
+ * numbers and statically shaped vectors their elements; 0 when not known
+ * here, or over INT64_MAX. */
+int64_t frontend_element_bytes(MlirType t);
+/* Bytes of a statically shaped memref (0 for any other type, or an element
+ * size not known here); -1 when they exceed INT64_MAX. */
+int64_t frontend_memref_bytes(MlirType t);
 
 #endif

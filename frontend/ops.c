@@ -9,6 +9,7 @@
 #include "diag.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,4 +294,35 @@ MlirOperation frontend_find_function(MlirModule module, const char *name) {
       return op; /* a body: a definition */
   }
   return (MlirOperation){NULL};
+}
+
+int64_t frontend_element_bytes(MlirType t) {
+  if (mlirTypeIsAIndex(t))
+    return 8;
+  if (mlirTypeIsAInteger(t))
+    return (mlirIntegerTypeGetWidth(t) + 7) / 8;
+  if (mlirTypeIsAFloat(t))
+    return (mlirFloatTypeGetWidth(t) + 7) / 8;
+  if (mlirTypeIsAComplex(t)) {
+    int64_t half = frontend_element_bytes(mlirComplexTypeGetElementType(t)), n;
+    return __builtin_mul_overflow(half, 2, &n) ? 0 : n;
+  }
+  if (mlirTypeIsAVector(t) && mlirShapedTypeHasStaticShape(t)) {
+    int64_t n = frontend_element_bytes(mlirShapedTypeGetElementType(t));
+    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+      if (__builtin_mul_overflow(n, mlirShapedTypeGetDimSize(t, d), &n))
+        return 0;
+    return n;
+  }
+  return 0;
+}
+
+int64_t frontend_memref_bytes(MlirType t) {
+  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
+    return 0;
+  int64_t n = frontend_element_bytes(mlirShapedTypeGetElementType(t));
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
+    if (__builtin_mul_overflow(n, mlirShapedTypeGetDimSize(t, d), &n))
+      return -1;
+  return n;
 }

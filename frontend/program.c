@@ -172,36 +172,11 @@ int program_each_device_op(const struct program *p,
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-/* Bytes of one element of a memref in memory: integers and floats rounded
- * up to whole bytes (i1 takes one, as LLVM stores it), index 8, vectors and
- * complex numbers their elements; 0 for a type whose size is not known here,
- * which only makes the total smaller. */
-static uint64_t element_bytes(MlirType t) {
-  if (mlirTypeIsAInteger(t))
-    return (mlirIntegerTypeGetWidth(t) + 7) / 8;
-  if (mlirTypeIsAFloat(t))
-    return (mlirFloatTypeGetWidth(t) + 7) / 8;
-  if (mlirTypeIsAIndex(t))
-    return 8;
-  if (mlirTypeIsAComplex(t))
-    return 2 * element_bytes(mlirComplexTypeGetElementType(t));
-  if (mlirTypeIsAVector(t) && mlirShapedTypeHasStaticShape(t)) {
-    uint64_t n = element_bytes(mlirShapedTypeGetElementType(t));
-    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
-      n *= (uint64_t)mlirShapedTypeGetDimSize(t, d);
-    return n;
-  }
-  return 0;
-}
-
-/* Bytes of a statically shaped memref; 0 for any other type. */
+/* Bytes of a statically shaped memref; 0 for any other type (and for one
+ * too large, which alloc_checks.c has refused already). */
 static uint64_t memref_bytes(MlirType t) {
-  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
-    return 0;
-  uint64_t n = element_bytes(mlirShapedTypeGetElementType(t));
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
-    n *= (uint64_t)mlirShapedTypeGetDimSize(t, d);
-  return n;
+  int64_t n = frontend_memref_bytes(t);
+  return n > 0 ? (uint64_t)n : 0;
 }
 
 /* The workgroup attributions of a gpu.func are the entry block's arguments
