@@ -47,16 +47,7 @@ static MlirType bits_type(MlirType t) {
 
 /* memref<... x F> as memref<... x iN>: same shape, layout and memory space. */
 static MlirType integer_memref(MlirType m, MlirType bits) {
-  intptr_t rank = mlirShapedTypeGetRank(m);
-  int64_t *shape = malloc((size_t)(rank ? rank : 1) * sizeof *shape);
-  if (!shape)
-    return (MlirType){NULL};
-  for (intptr_t d = 0; d < rank; d++)
-    shape[d] = mlirShapedTypeGetDimSize(m, d);
-  MlirType t = mlirMemRefTypeGet(bits, rank, shape, mlirMemRefTypeGetLayout(m),
-                                 mlirMemRefTypeGetMemorySpace(m));
-  free(shape);
-  return t;
+  return frontend_memref_like(m, bits, mlirAttributeGetNull());
 }
 
 /* `%out = arith.bitcast %v : from to `to`` before `at`. */

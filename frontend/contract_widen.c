@@ -10,6 +10,7 @@
  * they see a same-type contraction. Operands wider than the accumulator, or
  * of another kind (an integer into a float), are left for the verifier and
  * the target check to report. */
+#include "diag.h"
 #include "frontend.h"
 
 #include <mlir-c/BuiltinTypes.h>
@@ -38,7 +39,7 @@ static void widen_operand(MlirOperation op, intptr_t i, MlirType to) {
     int64_t *shape = malloc((size_t)(rank ? rank : 1) * sizeof *shape);
     bool *scalable = malloc((size_t)(rank ? rank : 1) * sizeof *scalable);
     if (!shape || !scalable)
-      abort();
+      BUG("out of memory");
     for (intptr_t d = 0; d < rank; d++) {
       shape[d] = mlirShapedTypeGetDimSize(t, d);
       scalable[d] = mlirVectorTypeIsDimScalable(t, d);

@@ -255,5 +255,8 @@ int64_t frontend_element_bytes(MlirType t);
 /* Bytes of a statically shaped memref (0 for any other type, or an element
  * size not known here); -1 when they exceed INT64_MAX. */
 int64_t frontend_memref_bytes(MlirType t);
+/* Memref type t with another element type or memory space (a null one keeps
+ * t's); shape and layout stay. */
+MlirType frontend_memref_like(MlirType t, MlirType element, MlirAttribute space);
 
 #endif

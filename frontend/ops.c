@@ -326,3 +326,17 @@ int64_t frontend_memref_bytes(MlirType t) {
       return -1;
   return n;
 }
+
+MlirType frontend_memref_like(MlirType t, MlirType element, MlirAttribute space) {
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t *shape = malloc((size_t)(rank ? rank : 1) * sizeof *shape);
+  if (!shape)
+    BUG("out of memory");
+  for (intptr_t d = 0; d < rank; d++)
+    shape[d] = mlirShapedTypeGetDimSize(t, d);
+  MlirType m = mlirMemRefTypeGet(mlirTypeIsNull(element) ? mlirShapedTypeGetElementType(t) : element,
+                                 rank, shape, mlirMemRefTypeGetLayout(t),
+                                 mlirAttributeIsNull(space) ? mlirMemRefTypeGetMemorySpace(t) : space);
+  free(shape);
+  return m;
+}

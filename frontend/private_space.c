@@ -59,15 +59,7 @@ static void retype_private(MlirOperation func) {
     MlirAttribute space = mlirMemRefTypeGetMemorySpace(t);
     if (mlirAttributeIsNull(space) || !mlirAttributeIsAInteger(space) || !only_plain_uses(arg))
       continue;
-    intptr_t rank = mlirShapedTypeGetRank(t);
-    int64_t *shape = malloc(sizeof *shape * (size_t)(rank ? rank : 1));
-    if (!shape)
-      abort();
-    for (intptr_t d = 0; d < rank; d++)
-      shape[d] = mlirShapedTypeGetDimSize(t, d);
-    MlirType nt = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, shape,
-                                    mlirMemRefTypeGetLayout(t), priv);
-    free(shape);
+    MlirType nt = frontend_memref_like(t, (MlirType){NULL}, priv);
     if (!mlirTypeIsNull(nt))
       mlirValueSetType(arg, nt);
   }

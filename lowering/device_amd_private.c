@@ -57,15 +57,7 @@ int lowering_amd_private_allocas(MlirOperation gpu_module) {
     MlirOperation op = found[i];
     MlirValue old = mlirOperationGetResult(op, 0);
     MlirType t = mlirValueGetType(old);
-    intptr_t rank = mlirShapedTypeGetRank(t);
-    int64_t *shape = malloc(sizeof *shape * (size_t)(rank + 1));
-    if (!shape)
-      BUG("out of memory");
-    for (intptr_t d = 0; d < rank; d++)
-      shape[d] = mlirShapedTypeGetDimSize(t, d);
-    MlirType priv = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, shape,
-                                      mlirMemRefTypeGetLayout(t), private_space);
-    free(shape);
+    MlirType priv = frontend_memref_like(t, (MlirType){NULL}, private_space);
     MlirOperation made = clone_with_type(op, priv);
     if (mlirOperationIsNull(made)) {
       rc = diag_error("internal: cannot move a memref.alloca to private memory");
