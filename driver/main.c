@@ -42,9 +42,6 @@ static int gpucc_main(void *p) {
   struct options o;
   if (options_parse(argc, argv, &o) != 0)
     return 2;
-  program_set_runtime_verification(o.runtime_verification);
-  /* --entry-point-result alone is about main, as mlir-runner's default -e. */
-  program_set_entry(o.entry ? o.entry : o.entry_result ? "main" : NULL, o.entry_result);
   if (o.print_help) {
     options_print_help("gpucc");
     return 0;
@@ -74,10 +71,12 @@ static int gpucc_main(void *p) {
         BUG("bad default target list");
     }
   }
-  int gpus = 0;
+  /* --entry-point-result alone is about main, as mlir-runner's default -e. */
+  struct program_options po = {o.runtime_verification, o.entry ? o.entry : o.entry_result ? "main" : NULL,
+                               o.entry_result, 0};
   for (size_t t = 0; t < o.ntargets; t++)
-    gpus |= o.targets[t].info->kind->fatbin_vendor != FATBIN_VENDOR_HOST;
-  program_set_gpu_targets(gpus);
+    po.gpu_targets |= o.targets[t].info->kind->fatbin_vendor != FATBIN_VENDOR_HOST;
+  program_configure(&po);
   diag_set_werror(o.werror);
   lowering_set_verbose(o.verbose);
   diag_set_color(o.color == COLOR_ALWAYS ? 1 : o.color == COLOR_NEVER ? 0 : -1);

@@ -104,11 +104,9 @@ static int declared(MlirModule module, const char *name) {
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute a = mlirOperationGetAttributeByName(op, ref("sym_name"));
-    if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a)) {
-      MlirStringRef s = mlirStringAttrGetValue(a);
-      if (s.length == strlen(name) && !memcmp(s.data, name, s.length))
-        return 1;
-    }
+    if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+        frontend_ref_is(mlirStringAttrGetValue(a), name))
+      return 1;
   }
   return 0;
 }

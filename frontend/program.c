@@ -85,16 +85,11 @@ static void collect_device_ops(struct program *p) {
   p->nops = d.len;
 }
 
-static int runtime_verification;
+static struct program_options options;
 
-void program_set_runtime_verification(int on) { runtime_verification = on; }
-
-static const char *entry_name, *entry_result;
-void program_set_gpu_targets(int any) { frontend_set_host_memory_warnings(any); }
-
-void program_set_entry(const char *name, const char *result) {
-  entry_name = name;
-  entry_result = result;
+void program_configure(const struct program_options *o) {
+  options = *o;
+  frontend_set_host_memory_warnings(o->gpu_targets);
 }
 
 int program_load(const char *path, struct program **out) {
@@ -110,13 +105,13 @@ int program_load(const char *path, struct program **out) {
    * program wrote (tensor ops before bufferization, gpu.launch bodies before
    * outlining). A failed check is a cf.assert, which host code reports on
    * stderr (host_assert.c) and kernels through their target's assert. */
-  if (runtime_verification &&
+  if (options.runtime_verification &&
       frontend_run_pipeline(p->module, "builtin.module(generate-runtime-verification)") != 0) {
     mlirModuleDestroy(p->module);
     free(p);
     return -1;
   }
-  int entry = frontend_entry(p->module, entry_name, entry_result);
+  int entry = frontend_entry(p->module, options.entry, options.entry_result);
   p->has_entry = entry > 0;
   if (entry < 0) {
     mlirModuleDestroy(p->module);

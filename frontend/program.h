@@ -15,22 +15,26 @@ struct program;
 /* Creates the shared context (once per gpucc process). Returns 0 or -1. */
 int frontend_init(void);
 
+/* What the command line asks of every program loaded from now on. */
+struct program_options {
+  int runtime_verification; /* -fsanitize=bounds: MLIR's run-time checks of
+                               memref and tensor ops */
+  const char *entry;        /* -e: the function programs start in (mlir-runner's
+                               spelling); NULL: main */
+  const char *entry_result; /* --entry-point-result: what it must return;
+                               NULL: whatever it returns */
+  int gpu_targets;          /* a GPU target is asked for: launches passing host
+                               memory are warned about (it works on the host
+                               backend only) */
+};
+/* Copies o; its strings are kept by reference. */
+void program_configure(const struct program_options *o);
+
 /* Parses, verifies and normalizes a file (text or bytecode; "-" reads
  * standard input). Returns 0 with *out set, or -1 after reporting. */
-/* With on set, programs loaded from now on get MLIR's run-time checks of
- * memref and tensor ops (-fsanitize=bounds). */
-void program_set_runtime_verification(int on);
-/* The function programs start in (-e, mlir-runner's spelling) and what it
- * must return (--entry-point-result); NULL: main, and whatever it returns.
- * Kept by reference. */
-void program_set_entry(const char *name, const char *result);
+int program_load(const char *path, struct program **out);
 /* Whether -e's function is defined in this program (its main runs it). */
 int program_has_entry(const struct program *p);
-/* Whether a GPU target is asked for: then launches that pass host memory
- * are warned about (it works on the host backend only). */
-void program_set_gpu_targets(int any);
-
-int program_load(const char *path, struct program **out);
 
 /* Its gpu.modules, in order, by name. */
 size_t program_module_count(const struct program *p);
