@@ -96,6 +96,9 @@ enum job_kind {
 
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
 
+/* How many jobs may run at once: -j, else one per core. */
+int plan_job_limit(const struct options *o);
+
 struct job {
   enum job_kind kind;
   char *what;   /* "ptxas: @kernels for sm_90" */
@@ -103,6 +106,7 @@ struct job {
   struct unit *unit;
   size_t target; /* JOB_DEVICE, JOB_BUNDLE: index into options.targets */
   size_t module; /* JOB_BUNDLE */
+  struct module_range range; /* JOB_DEVICE: the gpu.modules it compiles */
   const char *commit_from, *commit_to; /* renamed into place on success */
   /* The files it reads and writes. Dependencies are derived from them: a
    * job waits for the jobs that write what it reads (plan_build). */

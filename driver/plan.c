@@ -244,6 +244,32 @@ static void plan_link_modules(struct plan *p, struct unit *u, size_t t) {
   job_out(j, u->lib_paths[t]);
 }
 
+int plan_job_limit(const struct options *o) {
+  if (o->jobs > 0)
+    return o->jobs;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+/* How many device jobs each target's gpu.modules are split into: enough
+ * that the targets' jobs together fill the cores -j allows (one target's
+ * thousand small modules took one core for all of its LLVM work), with at
+ * least two modules per job, since each job clones, lowers and sets up
+ * code generation once. The same for every target: each module's object
+ * does not depend on it. */
+static size_t device_parts(const struct options *o, const struct unit *u) {
+  size_t uncached = 0;
+  for (size_t t = 0; t < o->ntargets; t++)
+    uncached += !u->cached[t];
+  if (uncached == 0)
+    return 1;
+  size_t limit = (size_t)plan_job_limit(o);
+  size_t parts = (limit + uncached - 1) / uncached;
+  if (parts > u->nmodules / 2)
+    parts = u->nmodules / 2;
+  return parts ? parts : 1;
+}
+
 static int plan_unit(struct plan *p, struct unit *u) {
   const struct options *o = p->opts;
   if (program_load(u->input, &u->prog) != 0)
@@ -319,17 +345,30 @@ static int plan_unit(struct plan *p, struct unit *u) {
     return rc;
   }
   compute_keys(p, u);
+  size_t parts = device_parts(o, u);
   for (size_t t = 0; t < o->ntargets; t++) {
-    struct job *j = u->cached[t]
-                        ? add_job(p, JOB_FETCH, u, xasprintf("cached device code for %s: %s", o->targets[t].id, u->input))
-                        : add_job(p, JOB_DEVICE, u, xasprintf("device code for %s: %s", o->targets[t].id, u->input));
-    j->target = t;
-    if (!u->cached[t])
-      job_in(j, u->input);
-    for (size_t m = 0; m < u->nmodules; m++) {
-      job_out(j, unit_cell(u, o->ntargets, m, t)->device_path);
-      if (u->cached[t]) /* the finished objects come from the cache too */
+    if (u->cached[t]) {
+      struct job *j = add_job(p, JOB_FETCH, u, xasprintf("cached device code for %s: %s", o->targets[t].id, u->input));
+      j->target = t;
+      for (size_t m = 0; m < u->nmodules; m++) {
+        job_out(j, unit_cell(u, o->ntargets, m, t)->device_path);
+        /* the finished objects come from the cache too */
         job_out(j, unit_cell(u, o->ntargets, m, t)->finished_path);
+      }
+      continue;
+    }
+    for (size_t k = 0; k < parts; k++) {
+      struct module_range r = {u->nmodules * k / parts, 0, u->nmodules};
+      r.count = u->nmodules * (k + 1) / parts - r.first;
+      struct job *j = add_job(p, JOB_DEVICE, u, parts == 1
+          ? xasprintf("device code for %s: %s", o->targets[t].id, u->input)
+          : xasprintf("device code for %s: %s, gpu.modules %zu to %zu of %zu", o->targets[t].id,
+                      u->input, r.first + 1, r.first + r.count, r.total));
+      j->target = t;
+      j->range = r;
+      job_in(j, u->input);
+      for (size_t m = r.first; m < r.first + r.count; m++)
+        job_out(j, unit_cell(u, o->ntargets, m, t)->device_path);
     }
   }
   for (size_t m = 0; m < u->nmodules; m++)

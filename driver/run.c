@@ -464,14 +464,14 @@ static int run_job(struct plan *p, struct job *j) {
     return spawn_run(j->argv, NULL, j->what);
   case JOB_DEVICE: {
     const struct unit *u = j->unit;
-    const char **paths = calloc(u->nmodules + 1, sizeof *paths);
+    const char **paths = calloc(j->range.count + 1, sizeof *paths);
     if (!paths)
       BUG("out of memory");
-    for (size_t m = 0; m < u->nmodules; m++)
-      paths[m] = unit_cell(u, o->ntargets, m, j->target)->device_path;
+    for (size_t i = 0; i < j->range.count; i++)
+      paths[i] = unit_cell(u, o->ntargets, j->range.first + i, j->target)->device_path;
     struct device_codegen cg = {options_device_opt(o), o->debug_info,
                                 (enum fp_contract)options_device_contract(o)};
-    int rc = lowering_device(u->prog, &o->targets[j->target], &p->tc, &cg, paths);
+    int rc = lowering_device(u->prog, &o->targets[j->target], &p->tc, &cg, &j->range, paths);
     free(paths);
     return rc;
   }
@@ -581,16 +581,9 @@ static void kill_running(struct plan *p) {
   }
 }
 
-static int job_limit(const struct options *o) {
-  if (o->jobs > 0)
-    return o->jobs;
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int)n : 1;
-}
-
 int plan_run(struct plan *p) {
   int verbose = p->opts->verbose;
-  int limit = job_limit(p->opts);
+  int limit = plan_job_limit(p->opts);
   double total = now();
   size_t done = 0;
   int running = 0;

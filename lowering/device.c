@@ -33,9 +33,10 @@ static int device_lowered(MlirStringRef name) {
          frontend_ref_is(name, "builtin.module");
 }
 
-/* The gpu.modules of `module`, cloned into a new module for target t. */
-static int clone_modules(MlirModule module, const struct target *t, int opt, MlirModule dev,
-                         size_t *count) {
+/* The gpu.modules of `module` in range r, cloned into a new module for
+ * target t. */
+static int clone_modules(MlirModule module, const struct target *t, int opt,
+                         const struct module_range *r, MlirModule dev) {
   const struct target_lowering *l = t->info->kind->lowering;
   MlirContext ctx = mlirModuleGetContext(module);
   char text[512];
@@ -46,8 +47,13 @@ static int clone_modules(MlirModule module, const struct target *t, int opt, Mli
   MlirAttribute targets = mlirArrayAttrGet(ctx, 1, &tattr);
   MlirOperation *mods;
   size_t n = frontend_gpu_modules(module, &mods);
+  if (n != r->total || r->first + r->count > n) {
+    free(mods);
+    return diag_error("internal: gpu.modules %zu to %zu of %zu asked of a program of %zu",
+                      r->first, r->first + r->count, r->total, n);
+  }
   int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++) {
+  for (size_t i = r->first; i < r->first + r->count && rc == 0; i++) {
     MlirOperation clone = mlirOperationClone(mods[i]);
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
@@ -58,7 +64,6 @@ static int clone_modules(MlirModule module, const struct target *t, int opt, Mli
     frontend_minmax_to_llvm(clone);
   }
   free(mods);
-  *count = n;
   return rc;
 }
 
@@ -129,7 +134,8 @@ static int write_serialized(MlirModule dev, const struct target *t, const struct
 }
 
 int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
-                    const struct device_codegen *cg, const char *const *out_paths) {
+                    const struct device_codegen *cg, const struct module_range *r,
+                    const char *const *out_paths) {
   MlirModule module = program_mlir(prog);
   const struct target_lowering *l = t->info->kind->lowering;
   char activity[256];
@@ -138,9 +144,8 @@ int lowering_device(const struct program *prog, const struct target *t, const st
 
   MlirModule dev = mlirModuleCreateEmpty(mlirOperationGetLocation(mlirModuleGetOperation(module)));
   char pipeline[4096], serialize[4096], what[300];
-  size_t n = 0;
   int rc = -1;
-  if (clone_modules(module, t, cg->opt, dev, &n) != 0)
+  if (clone_modules(module, t, cg->opt, r, dev) != 0)
     goto out;
   if (l->pipeline(pipeline, sizeof pipeline, t) ||
       l->serialize(serialize, sizeof serialize, t, tc, cg->debug)) {
@@ -153,8 +158,8 @@ int lowering_device(const struct program *prog, const struct target *t, const st
   finish_lowered(dev, l, cg);
   if (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0)
     goto out;
-  rc = l->write_objects ? l->write_objects(dev, cg->opt, out_paths, n)
-                        : write_serialized(dev, t, tc, out_paths, n);
+  rc = l->write_objects ? l->write_objects(dev, cg->opt, r, out_paths)
+                        : write_serialized(dev, t, tc, out_paths, r->count);
 out:
   mlirModuleDestroy(dev);
   frontend_set_activity(NULL);

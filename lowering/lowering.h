@@ -61,13 +61,22 @@ int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_
  * serialization needs. Returns 0 or -1 (reported). */
 int toolchain_rocm_shim(struct toolchain *tc);
 
-/* Compiles every gpu.module of the program (not modified) for one target,
- * as cg says.
- * out_paths[i] receives the device file of the i-th gpu.module (as
+/* Which of a program's gpu.modules one device job compiles: `count` of
+ * them from `first`, of `total` in the program. A target's modules may be
+ * split over several jobs so that they use every core; each module's
+ * object is the same whichever job compiles it. */
+struct module_range {
+  size_t first, count, total;
+};
+
+/* Compiles the gpu.modules in range r of the program (not modified) for
+ * one target, as cg says.
+ * out_paths[i] receives the device file of gpu.module r->first + i (as
  * program_module_name lists them). Returns 0 or -1 (reported, naming the
  * target). */
 int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
-                    const struct device_codegen *cg, const char *const *out_paths);
+                    const struct device_codegen *cg, const struct module_range *r,
+                    const char *const *out_paths);
 
 /* -v: lowering also says what it could not do the fast way (the host
  * target's kernels that keep running on fibers, and why). Set before the

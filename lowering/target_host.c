@@ -73,10 +73,12 @@ static void prefix_definitions(LLVMModuleRef mod, const char *prefix) {
 }
 
 /* Each lowered gpu.module becomes an LLVM module, rewritten for the CPU,
- * its definitions prefixed, and emitted as a PIC object. */
-static int write_objects(MlirModule dev, int opt, const char *const *out_paths, size_t n) {
+ * its definitions prefixed (by its index in the program, whichever job of
+ * a split target compiles it), and emitted as a PIC object. */
+static int write_objects(MlirModule dev, int opt, const struct module_range *r,
+                         const char *const *out_paths) {
   MlirBlock body = mlirModuleGetBody(dev);
-  size_t i = 0;
+  size_t i = 0, n = r->count;
   /* One machine for every module: its set-up per module was a good part
    * of a thousand small modules' time. */
   LLVMTargetMachineRef tm = lowering_host_machine(opt);
@@ -107,8 +109,8 @@ static int write_objects(MlirModule dev, int opt, const char *const *out_paths, 
         rc = diag_error("internal: invalid host kernel IR for gpu.module @%s: %s", name, msg);
       LLVMDisposeMessage(msg);
       char prefix[FATBIN_SO_REF_MAX_PREFIX + 1];
-      fatbin_so_ref_prefix(i, prefix, sizeof prefix);
-      if (rc == 0 && n > 1) /* one module is linked alone, as format SO */
+      fatbin_so_ref_prefix(r->first + i, prefix, sizeof prefix);
+      if (rc == 0 && r->total > 1) /* one module is linked alone, as format SO */
         prefix_definitions(mod, prefix);
       if (rc == 0)
         rc = lowering_emit_object_with(mod, tm, opt, out_paths[i]);

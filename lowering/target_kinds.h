@@ -53,9 +53,11 @@ struct target_lowering {
    * device job's process (which lowers for this one target) before
    * serialization. NULL-terminated; NULL: none. */
   const char *const *llvm_options;
-  /* Writes the device files itself from the lowered module (in place of
-   * the serialized objects). NULL: the serialized objects are the files. */
-  int (*write_objects)(MlirModule dev, int opt, const char *const *out_paths, size_t n);
+  /* Writes the device files itself from the lowered module, which holds
+   * the gpu.modules of range r in order (in place of the serialized
+   * objects). NULL: the serialized objects are the files. */
+  int (*write_objects)(MlirModule dev, int opt, const struct module_range *r,
+                       const char *const *out_paths);
 };
 
 extern const struct target_kind target_kind_nvidia;
