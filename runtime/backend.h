@@ -122,6 +122,13 @@ struct rt_backend {
                            struct rt_err *e);
   /* Copies size bytes from the host to device memory, synchronously. */
   int (*copy_to_device)(void *dst, const void *src, size_t size, struct rt_err *e);
+
+  /* Makes the device current in the calling thread for calls into a vendor
+   * library that runs on it (cuSPARSE, hipSPARSE: runtime/sparse/), and
+   * undoes that; every enter is followed by one leave. NULL when there is
+   * nothing to do. */
+  int (*context_enter)(struct rt_err *e);
+  void (*context_leave)(void);
 };
 
 extern const struct rt_backend rt_backend_cuda;

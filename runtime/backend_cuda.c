@@ -746,4 +746,6 @@ const struct rt_backend rt_backend_cuda = {
     .host_device_pointer = cu_host_device_pointer,
     .tensor_map_encode = cu_tensor_map_encode,
     .copy_to_device = cu_copy_to_device,
+    .context_enter = cu_enter,
+    .context_leave = cu_leave,
 };

@@ -575,4 +575,6 @@ const struct rt_backend rt_backend_hip = {
     .host_register = hip_host_register,
     .host_unregister = hip_host_unregister,
     .host_device_pointer = hip_host_device_pointer,
+    /* the device stays current once set: nothing to undo */
+    .context_enter = hip_enter,
 };
