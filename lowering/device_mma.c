@@ -3,7 +3,7 @@
  * The gpu dialect's matrix ops act on a whole subgroup: an
  * !gpu.mma_matrix<RxCxT, "AOp"|"BOp"|"COp"> is one R x C matrix spread over
  * the lanes, each lane holding a fragment. LLVM 22 lowers them only for
- * NVIDIA (wmma); for AMD's WMMA chips and for the host gpucc writes them
+ * NVIDIA (wmma); for AMD's WMMA and MFMA chips and for the host gpucc writes them
  * here, in ops every pipeline lowers, once it knows how a fragment is laid
  * out (enum mma_layout):
  *
@@ -14,8 +14,12 @@
  *                         leadDimension as given; `transpose` reads the
  *                         matrix column-major: a logical transpose)
  *   store_matrix      ->  each lane stores its elements (`transpose` alike)
- *   compute           ->  AMD: amdgpu.wmma; the host: C += A * B in loops
- *                         over the whole matrices every lane holds
+ *   compute           ->  RDNA: amdgpu.wmma; CDNA: amdgpu.mfma (one or
+ *                         more, device_mma_cdna.c) after a check that the
+ *                         block is whole 64-lane wavefronts (stores get it
+ *                         too, assert_whole_waves); the host:
+ *                         C += A * B in loops over the whole matrices
+ *                         every lane holds
  *   elementwise       ->  the arith op on the vectors (layout-free, except
  *                         extf between layouts with different strides)
  *   constant_matrix   ->  vector.broadcast
@@ -30,7 +34,8 @@
  * row l % 16, B column l % 16, 16 elements each; C element e of lane l is
  * (2e + l / 16, l % 16), 16-bit C types in the even halves. RDNA4 (gfx12)
  * A and B hold 8 elements of row/column l % 16 starting at 8 * (l / 16); C
- * element e is (8 * (l / 16) + e, l % 16). The host's lanes each hold the
+ * element e is (8 * (l / 16) + e, l % 16). CDNA's (wave64, MFMA): four
+ * elements a lane, described and checked in device_mma_cdna.c. The host's lanes each hold the
  * whole matrix (row-major), which costs work but no lane exchange.
  *
  * NVIDIA: LLVM 22 lowers the ops to wmma itself, but its elementwise
@@ -40,6 +45,8 @@
  * conversion gives it (f16: vector<2xf16> pairs, else scalars, in order),
  * bridged with unrealized casts that the conversion folds away. */
 #include "device_mma.h"
+#include "device_mma_cdna.h"
+#include "device_mma_types.h"
 
 #include "diag.h"
 #include "frontend.h"
@@ -52,30 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A matrix operand's type, read from !gpu.mma_matrix<16x16xf16, "AOp">. */
-struct mma_type {
-  unsigned rows, cols;
-  char elem[32];
-  char role; /* 'A', 'B' or 'C' */
-};
-
-/* How one lane holds a fragment. */
-struct fragment {
-  unsigned count;      /* matrix elements per lane */
-  unsigned size;       /* vector length */
-  unsigned stride;     /* vector index of element e: e * stride */
-  const char *position; /* MLIR text: %row, %col from %e, %lm = lane % 16, %lh = lane / 16 */
-};
-
-static int is_float(const char *elem) { return elem[0] == 'f' || !strncmp(elem, "bf", 2); }
-
-static unsigned elem_bits(const char *elem) {
-  const char *p = elem;
-  while (*p && (*p < '0' || *p > '9'))
-    p++;
-  return (unsigned)atoi(p);
-}
-
 static int read_mma_type(MlirType t, struct mma_type *m) {
   char text[128], role[4];
   frontend_type_text(t, text, sizeof text);
@@ -83,6 +66,14 @@ static int read_mma_type(MlirType t, struct mma_type *m) {
              role) != 4)
     return -1;
   m->role = role[0];
+  /* 8-bit integer matrices are si8 or ui8, loaded from i8 memrefs; their
+   * fragments are i8 vectors (arith takes signless integers only), the
+   * sign kept aside for the multiply. */
+  m->sign = 0;
+  if (!strcmp(m->elem, "si8") || !strcmp(m->elem, "ui8")) {
+    m->sign = m->elem[0];
+    snprintf(m->elem, sizeof m->elem, "i8");
+  }
   return 0;
 }
 
@@ -93,19 +84,25 @@ static int fragment_for(enum mma_layout layout, const struct mma_type *m, struct
   case MMA_LAYOUT_WHOLE:
     f->count = f->size = m->rows * m->cols;
     f->stride = 1;
-    f->position = "%row = arith.divui %e, %ccols : index\n"
-                  "    %col = arith.remui %e, %ccols : index\n";
+    snprintf(f->position, sizeof f->position, "%s",
+             "%row = arith.divui %e, %ccols : index\n"
+             "    %col = arith.remui %e, %ccols : index\n");
     return 0;
   case MMA_LAYOUT_GFX11:
   case MMA_LAYOUT_GFX12:
     break;
+  case MMA_LAYOUT_CDNA1:
+  case MMA_LAYOUT_CDNA2:
+  case MMA_LAYOUT_CDNA3:
+    return mma_cdna_fragment(m, f, why, n);
   case MMA_LAYOUT_NVVM:
     f->count = f->size = 0; /* only the struct below */
     f->stride = 1;
-    f->position = "";
+    f->position[0] = '\0';
     return 0;
   case MMA_LAYOUT_NONE:
-    snprintf(why, n, "the target has no matrix instructions gpucc can use (WMMA: gfx11, gfx12)");
+    snprintf(why, n, "the target has no matrix instructions gpucc can use (WMMA: gfx11, gfx12; "
+                     "MFMA: gfx908, gfx90a, gfx942, gfx950)");
     return -1;
   }
   int input = m->role != 'C';
@@ -119,25 +116,27 @@ static int fragment_for(enum mma_layout layout, const struct mma_type *m, struct
     return -1;
   }
   int gfx11 = layout == MMA_LAYOUT_GFX11;
+  const char *position;
   if (m->role == 'A') {
     f->count = gfx11 ? 16 : 8;
-    f->position = gfx11 ? "%row = arith.addi %lm, %c0 : index\n    %col = arith.addi %e, %c0 : index\n"
+    position = gfx11 ? "%row = arith.addi %lm, %c0 : index\n    %col = arith.addi %e, %c0 : index\n"
                         : "%row = arith.addi %lm, %c0 : index\n    %k0 = arith.muli %lh, %c8 : index\n"
                           "    %col = arith.addi %k0, %e : index\n";
   } else if (m->role == 'B') {
     f->count = gfx11 ? 16 : 8;
-    f->position = gfx11 ? "%row = arith.addi %e, %c0 : index\n    %col = arith.addi %lm, %c0 : index\n"
+    position = gfx11 ? "%row = arith.addi %e, %c0 : index\n    %col = arith.addi %lm, %c0 : index\n"
                         : "%k0 = arith.muli %lh, %c8 : index\n    %row = arith.addi %k0, %e : index\n"
                           "    %col = arith.addi %lm, %c0 : index\n";
   } else {
     f->count = 8;
-    f->position = gfx11 ? "%e2 = arith.muli %e, %c2 : index\n    %row = arith.addi %e2, %lh : index\n"
+    position = gfx11 ? "%e2 = arith.muli %e, %c2 : index\n    %row = arith.addi %e2, %lh : index\n"
                           "    %col = arith.addi %lm, %c0 : index\n"
                         : "%r0 = arith.muli %lh, %c8 : index\n    %row = arith.addi %r0, %e : index\n"
                           "    %col = arith.addi %lm, %c0 : index\n";
   }
+  snprintf(f->position, sizeof f->position, "%s", position);
   /* RDNA3 keeps 16-bit accumulators in the low halves of 8 registers. */
-  f->stride = gfx11 && m->role == 'C' && elem_bits(m->elem) == 16 ? 2 : 1;
+  f->stride = gfx11 && m->role == 'C' && mma_elem_bits(m->elem) == 16 ? 2 : 1;
   f->size = f->count * f->stride;
   return 0;
 }
@@ -172,6 +171,7 @@ static int add_function(MlirOperation gpu_module, const char *body, char *name, 
 static const char prologue[] = "  %c0 = arith.constant 0 : index\n"
                                "  %c1 = arith.constant 1 : index\n"
                                "  %c2 = arith.constant 2 : index\n"
+                               "  %c4 = arith.constant 4 : index\n"
                                "  %c8 = arith.constant 8 : index\n"
                                "  %c16 = arith.constant 16 : index\n";
 
@@ -236,7 +236,7 @@ static char *access_function(int store, enum mma_layout layout, const struct mma
   else
     fprintf(out, "  %%zero = arith.constant dense<%s> : %s\n"
                  "  %%r = scf.for %%e = %%c0 to %%n step %%c1 iter_args(%%v = %%zero) -> (%s) {\n",
-            is_float(m->elem) ? "0.0" : "0", vec, vec);
+            mma_is_float(m->elem) ? "0.0" : "0", vec, vec);
   fprintf(out, "    %s", f->position);
   /* Row-major at leadDimension; `transpose`: column-major. */
   fprintf(out, "    %%lin = arith.muli %s, %%cld : index\n    %%in = arith.addi %%lin, %s : index\n",
@@ -260,9 +260,9 @@ static char *access_function(int store, enum mma_layout layout, const struct mma
 static const char *widen_op(const char *from, const char *to) {
   if (!strcmp(from, to))
     return NULL;
-  if (is_float(from))
-    return elem_bits(from) < elem_bits(to) ? "arith.extf" : "arith.truncf";
-  return elem_bits(from) < elem_bits(to) ? "arith.extsi" : "arith.trunci";
+  if (mma_is_float(from))
+    return mma_elem_bits(from) < mma_elem_bits(to) ? "arith.extf" : "arith.truncf";
+  return mma_elem_bits(from) < mma_elem_bits(to) ? "arith.extsi" : "arith.trunci";
 }
 
 /* C + A * B: the host loops over whole matrices, AMD has an instruction. */
@@ -281,8 +281,12 @@ static char *compute_function(enum mma_layout layout, const struct mma_type *a,
                      va, vb, vc, vc, va, vb, vc, vc);
   /* Sums of 16-bit floats are kept in f32 and rounded once, as the
    * matrix units do. */
-  const char *acc = is_float(c->elem) && elem_bits(c->elem) < 32 ? "f32" : c->elem;
+  const char *acc = mma_is_float(c->elem) && mma_elem_bits(c->elem) < 32 ? "f32" : c->elem;
   const char *opa = widen_op(a->elem, acc), *opb = widen_op(b->elem, acc);
+  if (a->sign == 'u')
+    opa = "arith.extui";
+  if (b->sign == 'u')
+    opb = "arith.extui";
   const char *opc = widen_op(c->elem, acc), *back = widen_op(acc, c->elem);
   char wa[128] = "", wb[128] = "", wc[128] = "", wd[128] = "";
   if (opa)
@@ -293,7 +297,7 @@ static char *compute_function(enum mma_layout layout, const struct mma_type *a,
     snprintf(wc, sizeof wc, "    %%s0 = %s %%c0v : %s to %s\n", opc, c->elem, acc);
   if (back)
     snprintf(wd, sizeof wd, "    %%s = %s %%sacc : %s to %s\n", back, acc, c->elem);
-  int fl = is_float(c->elem);
+  int fl = mma_is_float(c->elem);
   char *text = NULL;
   size_t len = 0;
   FILE *o = open_memstream(&text, &len);
@@ -438,6 +442,58 @@ static int has_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(a);
 }
 
+static int is_cdna(enum mma_layout layout) {
+  return layout == MMA_LAYOUT_CDNA1 || layout == MMA_LAYOUT_CDNA2 || layout == MMA_LAYOUT_CDNA3;
+}
+
+/* Whether the kernel around op states a block size (known_block_size) of
+ * whole wavefronts. */
+static int known_whole_waves(MlirOperation op) {
+  MlirOperation f = mlirOperationGetParentOperation(op);
+  while (!mlirOperationIsNull(f) && !frontend_op_is(f, "gpu.func"))
+    f = mlirOperationGetParentOperation(f);
+  if (mlirOperationIsNull(f))
+    return 0;
+  MlirAttribute a = mlirOperationGetInherentAttributeByName(f, mlirStringRefCreateFromCString("known_block_size"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI32Array(a) || mlirDenseArrayGetNumElements(a) != 3)
+    return 0;
+  int64_t n = 1;
+  for (intptr_t i = 0; i < 3; i++)
+    n *= mlirDenseI32ArrayGetElement(a, i);
+  return n > 0 && n % MMA_CDNA_LANES == 0;
+}
+
+/* An MFMA reads the registers of all 64 lanes of its wavefront: in a block
+ * of, say, 96 threads the second wavefront's missing lanes would feed it
+ * whatever their registers hold, and their part of a stored matrix would
+ * never be written. So on CDNA each compute and store first asserts that
+ * the block is whole wavefronts; device_amd_assert.c makes that a message
+ * (at the op's location) and a trap, which the runtime reports as a failed
+ * launch. A kernel whose known_block_size settles it goes unchecked. */
+static int assert_whole_waves(const struct rewrite *r, MlirOperation op) {
+  if (known_whole_waves(op))
+    return 0;
+  char name[64], msg[256];
+  char *body = mma_cdna_whole_waves();
+  int rc = add_function(r->gpu_module, body, name, sizeof name);
+  free(body);
+  if (rc != 0)
+    return -1;
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirType i1 = mlirIntegerTypeGet(ctx, 1);
+  MlirOperation call = frontend_call_before(op, name, 0, NULL, 1, &i1);
+  MlirValue ok = mlirOperationGetResult(call, 0);
+  MlirStringRef op_name = mlirIdentifierStr(mlirOperationGetName(op));
+  snprintf(msg, sizeof msg, "%.*s on %s needs whole wavefronts of %d threads", (int)op_name.length,
+           op_name.data, r->target, MMA_CDNA_LANES);
+  MlirNamedAttribute text = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("msg")),
+      mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(msg)));
+  MlirType none = {NULL};
+  frontend_op_before(op, "cf.assert", 1, &ok, none, 1, &text);
+  return 0;
+}
+
 static int rewrite_access(const struct rewrite *r, MlirOperation op, int store) {
   MlirValue matrix = store ? mlirOperationGetOperand(op, 0) : mlirOperationGetResult(op, 0);
   MlirValue memref = mlirOperationGetOperand(op, store ? 1 : 0);
@@ -453,6 +509,10 @@ static int rewrite_access(const struct rewrite *r, MlirOperation op, int store) 
     frontend_attr_text(ms, space, sizeof space);
   char *body = access_function(store, r->layout, &m, &f, mem, mlirShapedTypeGetRank(mt), space,
                                lead_dimension(op), has_attr(op, "transpose"));
+  if (store && is_cdna(r->layout) && assert_whole_waves(r, op) != 0) {
+    free(body);
+    return -1;
+  }
   MlirType none = {NULL};
   return call_instead(r, op, body,
                       store ? none : fragment_type(mlirOperationGetContext(op), &m, &f));
@@ -464,12 +524,29 @@ static int rewrite_compute(const struct rewrite *r, MlirOperation op) {
   for (int i = 0; i < 3; i++)
     if (operand_of(r, op, mlirOperationGetOperand(op, i), &m[i], &f[i]) != 0)
       return -1;
-  if (r->layout != MMA_LAYOUT_WHOLE &&
-      (strcmp(m[0].elem, m[1].elem) != 0 || (!strcmp(m[0].elem, "i8") != !strcmp(m[2].elem, "i32"))))
-    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: WMMA has no %s x %s -> %s",
-                             r->target, m[0].elem, m[1].elem, m[2].elem);
-  return call_instead(r, op, compute_function(r->layout, &m[0], &m[1], &m[2], &f[0], &f[1], &f[2]),
-                      fragment_type(mlirOperationGetContext(op), &m[2], &f[2]));
+  const char *unit = is_cdna(r->layout) ? "MFMA" : "WMMA";
+  char *body = NULL;
+  struct mfma_plan plan;
+  if (r->layout == MMA_LAYOUT_WHOLE)
+    body = compute_function(r->layout, &m[0], &m[1], &m[2], &f[0], &f[1], &f[2]);
+  else if (strcmp(m[0].elem, m[1].elem) != 0 || (!strcmp(m[0].elem, "i8") != !strcmp(m[2].elem, "i32")))
+    body = NULL;
+  else if (m[0].sign == 'u' || m[1].sign == 'u')
+    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s multiplies signed "
+                                 "8-bit integers only (si8), not ui8",
+                             r->target, unit);
+  else if (!is_cdna(r->layout))
+    body = compute_function(r->layout, &m[0], &m[1], &m[2], &f[0], &f[1], &f[2]);
+  else if (mma_cdna_plan(r->layout, m[0].elem, &plan) == 0)
+    body = mma_cdna_compute(&plan, &m[0], &m[2]);
+  if (!body)
+    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s has no %s x %s -> %s",
+                             r->target, unit, m[0].elem, m[1].elem, m[2].elem);
+  if (is_cdna(r->layout) && assert_whole_waves(r, op) != 0) {
+    free(body);
+    return -1;
+  }
+  return call_instead(r, op, body, fragment_type(mlirOperationGetContext(op), &m[2], &f[2]));
 }
 
 /* The LLVM struct the NVVM conversion makes of an accumulator fragment:
@@ -478,7 +555,7 @@ static int nvvm_struct(const struct mma_type *m, char *member, size_t size, unsi
   if (m->role != 'C')
     return -1;
   unsigned lane_elems = m->rows * m->cols / 32;
-  if (elem_bits(m->elem) == 16) {
+  if (mma_elem_bits(m->elem) == 16) {
     snprintf(member, size, "vector<2x%s>", m->elem);
     *count = lane_elems / 2;
   } else {

@@ -1,6 +1,6 @@
 /* device_mma.h: gpu.subgroup_mma_* written as per-lane fragments, for the
- * targets whose LLVM 22 conversion has no lowering of them (AMD WMMA chips,
- * the host). See device_mma.c. */
+ * targets whose LLVM 22 conversion has no lowering of them (AMD's WMMA and
+ * MFMA chips, the host). See device_mma.c. */
 #ifndef GPUCC_DEVICE_MMA_H
 #define GPUCC_DEVICE_MMA_H
 
@@ -12,6 +12,11 @@ enum mma_layout {
   MMA_LAYOUT_WHOLE, /* every lane holds the whole matrix (the host) */
   MMA_LAYOUT_GFX11, /* RDNA3 WMMA, wave32 */
   MMA_LAYOUT_GFX12, /* RDNA4 WMMA, wave32 */
+  /* CDNA MFMA, wave64: one lane layout (device_mma_cdna.c), three sets of
+   * instructions to multiply in it */
+  MMA_LAYOUT_CDNA1, /* gfx908: bf16 only 16x16x8 */
+  MMA_LAYOUT_CDNA2, /* gfx90a: 16x16x16 bf16 (_1k) and i8 */
+  MMA_LAYOUT_CDNA3, /* gfx942, gfx950: i8 only 16x16x32 */
   MMA_LAYOUT_NVVM,  /* NVIDIA wmma: LLVM lowers the ops, gpucc only the
                        elementwise ones (on the fragment's LLVM struct) */
 };

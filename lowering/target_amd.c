@@ -43,12 +43,20 @@ static int serialize(char *buf, size_t size, const struct target *t, const struc
 }
 
 /* The matrix-unit layout of gpu.subgroup_mma fragments: RDNA3 and RDNA4
- * have WMMA; CDNA's MFMA is not reachable from the gpu dialect in LLVM 22. */
+ * have WMMA, CDNA MFMA in three sets of instructions (device_mma.h);
+ * gfx900, gfx906 and RDNA2 have no matrix unit. */
 static enum mma_layout mma_layout(const struct target *t) {
-  if (!strncmp(t->info->chip, "gfx11", 5))
+  const char *chip = t->info->chip;
+  if (!strncmp(chip, "gfx11", 5))
     return MMA_LAYOUT_GFX11;
-  if (!strncmp(t->info->chip, "gfx12", 5))
+  if (!strncmp(chip, "gfx12", 5))
     return MMA_LAYOUT_GFX12;
+  if (!strcmp(chip, "gfx908"))
+    return MMA_LAYOUT_CDNA1;
+  if (!strcmp(chip, "gfx90a"))
+    return MMA_LAYOUT_CDNA2;
+  if (!strcmp(chip, "gfx942") || !strcmp(chip, "gfx950"))
+    return MMA_LAYOUT_CDNA3;
   return MMA_LAYOUT_NONE;
 }
 
@@ -66,8 +74,8 @@ static int prepare_module(MlirOperation gpu_module, const struct target *t) {
 static int prepare(struct toolchain *tc) { return toolchain_rocm_shim(tc); }
 
 /* What an op needs of an AMD chip: the matrix units are per family
- * (WMMA on RDNA3/4, MFMA on CDNA), and gpu.subgroup_mma lowers only to
- * WMMA here; the other amdgpu ops are left to the ROCDL lowering. */
+ * (WMMA on RDNA3/4, MFMA on CDNA); gpu.subgroup_mma lowers to either
+ * (device_mma.c), the other amdgpu ops are left to the ROCDL lowering. */
 static const char *op_requirement(const struct target *t, const char *op) {
   const char *chip = t->info->chip;
   int wmma = !strncmp(chip, "gfx11", 5) || !strncmp(chip, "gfx12", 5);
@@ -88,7 +96,7 @@ static const char *op_requirement(const struct target *t, const char *op) {
   if (!strcmp(op, "amdgpu.scaled_mfma"))
     return !strcmp(chip, "gfx950") ? NULL : "an AMD gfx950 (scaled MFMA)";
   if (!strncmp(op, "gpu.subgroup_mma_", 17))
-    return wmma ? NULL : "an NVIDIA, gfx11, gfx12 or host target";
+    return wmma || mfma ? NULL : "an NVIDIA, gfx908, gfx90a, gfx942, gfx950, gfx11, gfx12 or host target";
   return NULL;
 }
 

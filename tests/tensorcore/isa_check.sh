@@ -4,8 +4,11 @@
 #   isa_check.sh GPUCC OBJDUMP PROGRAM.mlir TARGETS
 # For each of the comma-separated TARGETS: PTX for sm_XX must hold
 # wmma.load, wmma.mma and wmma.store; an hsaco for gfx11xx (RDNA3) or
-# gfx12xx (RDNA4) v_wmma instructions, for gfx9xx (CDNA) v_mfma ones; the
-# host target (no matrix unit: whole matrices, moved by the subgroup's
+# gfx12xx (RDNA4) v_wmma instructions, for gfx9xx (CDNA) v_mfma ones, and
+# each instruction a line `// ISA <chip>: <insn>...` of the program names
+# for that chip; no AMD kernel spills registers to scratch (the fragments
+# stay in registers: vgpr_spill_count 0 in the code object's metadata);
+# the host target (no matrix unit: whole matrices, moved by the subgroup's
 # first lane) compiles it.
 set -eu
 gpucc=$1 objdump=$2 prog=$3 targets=$4
@@ -14,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 export GPUCC_CACHE_DIR="$work/cache"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 name=$(basename "$prog" .mlir)
+readelf=$(dirname "$objdump")/llvm-readelf
 cd "$work"
 for t in $(echo "$targets" | tr , ' '); do
   case $t in
@@ -28,7 +32,15 @@ for t in $(echo "$targets" | tr , ' '); do
     obj=$(ls "$name"-*-"$t".hsaco)
     "$objdump" -d --mcpu="$t" "$obj" >"$t.s" || fail "llvm-objdump failed on $obj"
     case $t in gfx9*) insn=v_mfma_ ;; *) insn=v_wmma_ ;; esac
-    grep -q "$insn" "$t.s" || fail "$obj: no $insn instruction" ;;
+    grep -q "$insn" "$t.s" || fail "$obj: no $insn instruction"
+    for want in $(sed -n "s|^// ISA $t: ||p" "$prog"); do
+      grep -q "[[:space:]]$want[[:space:]]" "$t.s" || fail "$obj: no $want instruction"
+    done
+    "$readelf" --notes "$obj" >"$t.notes" || fail "llvm-readelf failed on $obj"
+    grep -q "vgpr_spill_count" "$t.notes" || fail "$obj: no spill counts in its metadata"
+    if grep "_spill_count:" "$t.notes" | grep -qv ":[[:space:]]*0\$"; then
+      fail "$obj: registers spilled to scratch: $(grep _spill_count: "$t.notes" | tr -s ' \n' ' ')"
+    fi ;;
   host)
     "$gpucc" -c --offload-arch=host "$prog" -o host.o || fail "gpucc -c for the host failed" ;;
   esac

@@ -1,0 +1,89 @@
+#!/bin/sh
+# gpu.subgroup_mma on CDNA as the compiler reports it (glue around real
+# tools):
+#   mfma_targets.sh GPUCC OBJDUMP SRCDIR
+# 1. a program for 64-thread blocks builds for gfx90a and gfx942 (the
+#    default AMD targets), silently: the old "needs an NVIDIA, gfx11, gfx12
+#    or host target" refusal is gone;
+# 2. a chip without a matrix unit (gfx906) still gets a located error per
+#    op, naming the targets that have one;
+# 3. a fragment no MFMA holds (32x8) and ui8 operands (MFMA multiplies
+#    signed bytes only) get located errors naming op and target;
+# 4. a compute and a store in a kernel of unknown block size are guarded
+#    by asserts whose messages (file:line of the op, the target) are in the
+#    code object and end in s_trap; with known_block_size a multiple of 64
+#    the kernel has neither, nor any scratch.
+set -eu
+gpucc=$1 objdump=$2 src=$3
+readelf=$(dirname "$objdump")/llvm-readelf
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export GPUCC_CACHE_DIR="$work/cache"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cd "$work"
+
+# Runs gpucc; the exit status must be $1, stderr goes to err.
+expect() {
+  want=$1
+  shift
+  set +e
+  "$gpucc" "$@" >out 2>err
+  rc=$?
+  set -e
+  [ "$rc" -eq "$want" ] || { cat err >&2; fail "gpucc $* exited $rc, not $want"; }
+}
+has() { grep -qF -- "$1" err || { cat err >&2; fail "no '$1' in the messages"; }; }
+
+# 1.
+expect 0 --emit=hsaco --offload-arch=gfx90a,gfx942 "$src/tc_wave64.mlir"
+[ ! -s err ] || { cat err >&2; fail "messages for gfx90a,gfx942"; }
+ls tc_wave64-tc-gfx90a.hsaco tc_wave64-tc-gfx942.hsaco >/dev/null || fail "no hsaco for gfx90a, gfx942"
+
+# 2.
+expect 1 --emit=hsaco --offload-arch=gfx906 "$src/tc_wave64.mlir"
+has "tc_wave64.mlir:34:17: error: 'gpu.subgroup_mma_compute' needs an NVIDIA, gfx908, gfx90a, gfx942, gfx950, gfx11, gfx12 or host target; targets asked: gfx906"
+if grep -q "needs an NVIDIA, gfx11, gfx12 or host target" err; then fail "the old message"; fi
+
+# 3.
+expect 1 --emit=hsaco --offload-arch=gfx942 "$src/mfma_shape.mlir"
+has "mfma_shape.mlir:7:7: error: cannot lower 'gpu.subgroup_mma_store_matrix' for target 'gfx942': MFMA takes 16x16 matrices"
+has "not 32x8xf16"
+expect 1 --emit=hsaco --offload-arch=gfx90a "$src/mfma_ui8.mlir"
+has "mfma_ui8.mlir:11:13: error: cannot lower 'gpu.subgroup_mma_compute' for target 'gfx90a': MFMA multiplies signed 8-bit integers only (si8), not ui8"
+
+# 4. The assert's message is a constant string, or, when LLVM puts it in
+# place, immediates (4 bytes each, in code order, now and then one out of
+# it: the checks take the message in parts): look in both.
+decode() {
+  for h in $(grep -o '0x[0-9a-f]\{8\}' "$1"); do
+    n=$((h))
+    for s in 0 8 16 24; do
+      b=$(((n >> s) & 255))
+      if [ "$b" -ge 32 ] && [ "$b" -lt 127 ]; then printf "\\$(printf %03o "$b")"; else printf '|'; fi
+    done
+  done
+}
+message() { # hsaco chip want...
+  obj=$1 t=$2
+  shift 2
+  "$objdump" -d --mcpu="$t" "$obj" >m.s
+  grep -q s_trap m.s || fail "$obj: no trap guarding the matrix ops of unknown block size"
+  { strings -n 8 "$obj"; decode m.s; } >m.text
+  for want in "$@"; do
+    grep -qF -- "$want" m.text || fail "$obj: no '$want' in the assert's message"
+  done
+}
+for t in gfx90a gfx942; do
+  expect 0 --emit=hsaco --offload-arch="$t" "$src/mfma_known_block.mlir"
+  message mfma_known_block-k-"$t".hsaco "$t" "mfma_known_block.mlir:14: " \
+    "Device-side assertion \`gpu.subgroup_mma_compute on target '$t' needs whole wavefronts of"
+  message mfma_known_block-s-"$t".hsaco "$t" "mfma_known_block.mlir:34: " \
+    "Device-side assertion \`gpu.subgroup_mma_store_matrix on target '$t' needs whole wavefronts of"
+  "$objdump" -d --mcpu="$t" mfma_known_block-k-"$t".hsaco | grep -q v_mfma_ || fail "$t: no v_mfma"
+  "$objdump" -d --mcpu="$t" mfma_known_block-n-"$t".hsaco >n.s
+  grep -q v_mfma_ n.s || fail "$t: no v_mfma in the kernel of known block size"
+  if grep -q s_trap n.s; then fail "$t: a trap although known_block_size is whole wavefronts"; fi
+  "$readelf" --notes mfma_known_block-n-"$t".hsaco | grep -q "private_segment_fixed_size: 0$" ||
+    fail "$t: scratch in the kernel of known block size"
+done
+echo "ok: mfma targets"
