@@ -129,8 +129,8 @@ refused nvvm_on_amd "^[^ ]*nvvm_on_amd\.mlir:5:12: error: 'nvvm\.read\.ptx\.sreg
   -- --offload-arch=sm_90,gfx942 "$bad/nvvm_on_amd.mlir"
 refused wmma_on_cdna "^[^ ]*wmma_on_cdna\.mlir:7:12: error: 'amdgpu\.wmma' needs an AMD gfx11 or gfx12 \(WMMA\); targets asked: gfx90a$" \
   -- --offload-arch=gfx1100,gfx90a "$bad/wmma_on_cdna.mlir"
-refused subgroup_mma_cdna "^[^ ]*subgroup_mma_cdna\.mlir:6:13: error: 'gpu\.subgroup_mma_load_matrix' needs an NVIDIA, gfx11, gfx12 or host target; targets asked: gfx942$" \
-  -- --offload-arch=sm_80,gfx942,host "$bad/subgroup_mma_cdna.mlir"
+refused subgroup_mma_no_matrix_unit "^[^ ]*subgroup_mma_no_matrix_unit\.mlir:6:13: error: 'gpu\.subgroup_mma_load_matrix' needs an NVIDIA, gfx908, gfx90a, gfx942, gfx950, gfx11, gfx12 or host target; targets asked: gfx906$" \
+  -- --offload-arch=sm_80,gfx942,gfx906,host "$bad/subgroup_mma_no_matrix_unit.mlir"
 refused amdgpu_on_host "^[^ ]*amdgpu_on_host\.mlir:7:5: error: 'amdgpu\.lds_barrier' needs an AMD target; targets asked: host$" \
   -- --offload-arch=host "$bad/amdgpu_on_host.mlir"
 

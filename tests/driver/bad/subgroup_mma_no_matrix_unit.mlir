@@ -1,4 +1,4 @@
-// gpu.subgroup_mma lowers to WMMA on AMD: gfx942 has none.
+// gpu.subgroup_mma needs a matrix unit (WMMA, MFMA): gfx906 has none.
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @mma(%a: memref<16x16xf16>, %c: memref<16x16xf32>) kernel {
