@@ -173,31 +173,38 @@ static void compute_keys(struct plan *p, struct unit *u) {
   u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
   if (!u->cached)
     BUG("out of memory");
-  /* Without a cache, keys are never read: skip printing and hashing. */
-  for (size_t m = 0; m < u->nmodules && cache_enabled(); m++) {
+  if (!cache_enabled()) /* keys are never read: skip printing and hashing */
+    return;
+  /* Per target: what every kind's key has, then what the kind says shapes
+   * its objects (its tools, libraries and their options). Only the kind
+   * knows the latter: a new CUDA leaves AMD and host entries valid, a new
+   * ROCm the NVIDIA ones. */
+  char **params = calloc(o->ntargets + 1, sizeof *params);
+  if (!params)
+    BUG("out of memory");
+  for (size_t ti = 0; ti < o->ntargets; ti++) {
+    const struct target *tg = &o->targets[ti];
+    const struct target_kind *k = tg->info->kind;
+    struct finish_request req = {options_device_opt(o), o->debug_info,
+                                 (const char *const *)o->ptxas_args, o->nptxas_args};
+    char *inputs = k->cache_inputs ? k->cache_inputs(&p->tc, tg, &req) : xasprintf("-");
+    params[ti] = xasprintf("gpucc-cache-2 gpucc=%s build=%s llvm=%s target=%s features=%s O=%d "
+                           "g=%d contract=%d kind=%s %s",
+                           GPUCC_VERSION, cache_compiler_id(), GPUCC_LLVM_VERSION, tg->id,
+                           tg->features, options_device_opt(o), o->debug_info,
+                           options_device_contract(o), k->name, inputs);
+    free(inputs);
+  }
+  for (size_t m = 0; m < u->nmodules; m++) {
     size_t len;
     char *text = program_module_text(u->prog, m, o->debug_info, &len);
-    for (size_t ti = 0; ti < o->ntargets; ti++) {
-      const struct target *tg = &o->targets[ti];
-      /* The CUDA toolkit keys only the targets whose code depends on it: a
-       * new CUDA leaves AMD and host entries valid. */
-      int cuda = tg->info->kind->uses_cuda;
-      char *params = xasprintf("gpucc-cache-1 gpucc=%s build=%s llvm=%s cuda=%s ptxas=%d target=%s "
-                               "features=%s O=%d g=%d contract=%d",
-                               GPUCC_VERSION, cache_compiler_id(), GPUCC_LLVM_VERSION,
-                               cuda ? p->tc.cuda_version : "-", cuda && p->tc.ptxas[0] != 0, tg->id,
-                               tg->features, options_device_opt(o), o->debug_info,
-                               options_device_contract(o));
-      for (size_t k = 0; cuda && k < o->nptxas_args; k++) {
-        char *more = xasprintf("%s Xptxas=%s", params, o->ptxas_args[k]);
-        free(params);
-        params = more;
-      }
-      cache_key(text, len, params, unit_cell(u, o->ntargets, m, ti)->key);
-      free(params);
-    }
+    for (size_t ti = 0; ti < o->ntargets; ti++)
+      cache_key(text, len, params[ti], unit_cell(u, o->ntargets, m, ti)->key);
     free(text);
   }
+  for (size_t ti = 0; ti < o->ntargets; ti++)
+    free(params[ti]);
+  free(params);
   for (size_t ti = 0; ti < o->ntargets && cache_enabled(); ti++) {
     int hit = u->nmodules > 0;
     for (size_t m = 0; m < u->nmodules && hit; m++) {

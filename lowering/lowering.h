@@ -57,6 +57,14 @@ const char *lowering_builtins_archive(void);
 int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_opt,
                    int probe_ptxas);
 
+/* For cache keys (struct target_kind's cache_inputs): a file as its real
+ * path, size and modification time ("path:missing" when absent, "-" for
+ * none); every file of a directory whose name ends in `suffix`, in name
+ * order; a program as the spawn would find it along PATH. New strings. */
+char *toolchain_file_identity(const char *path);
+char *toolchain_dir_identity(const char *dir, const char *suffix);
+char *toolchain_program_identity(const char *name);
+
 /* Creates (once) the ROCm-layout shim directory of symlinks that ROCDL
  * serialization needs. Returns 0 or -1 (reported). */
 int toolchain_rocm_shim(struct toolchain *tc);

@@ -11,8 +11,11 @@
 #include "device_mma.h"
 
 #include "fatbin.h"
+#include "xstr.h"
+
 #include <mlir-c/BuiltinAttributes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void describe(const struct target *t, char *buf, size_t size) {
@@ -147,6 +150,19 @@ static const struct target_lowering lowering = {
     .launch_bounds = launch_bounds,
 };
 
+/* The device libraries linked into every hsaco (each bitcode file of the
+ * directory found) and the ld.lld that links it. */
+static char *cache_inputs(const struct toolchain *tc, const struct target *t,
+                          const struct finish_request *r) {
+  (void)t, (void)r;
+  char *libs = toolchain_dir_identity(tc->rocm_bitcode, ".bc");
+  char *lld = toolchain_file_identity(tc->ld_lld);
+  char *s = xasprintf("rocm-bitcode=%s ld.lld=%s", libs, lld);
+  free(libs);
+  free(lld);
+  return s;
+}
+
 const struct target_kind target_kind_amd = {
     .name = "AMD",
     .fatbin_vendor = FATBIN_VENDOR_AMD,
@@ -154,6 +170,7 @@ const struct target_kind target_kind_amd = {
     .device_stage = "hsaco",
     .device_format = FATBIN_FORMAT_HSACO,
     .device_tool = "ld.lld",
+    .cache_inputs = cache_inputs,
     .prepare = prepare,
     .op_requirement = op_requirement,
     .takes_features = 1,

@@ -20,6 +20,7 @@
 #include "device_mma.h"
 #include "host_kernels.h"
 #include "llvm_emit.h"
+#include "xstr.h"
 
 #include <llvm-c/Analysis.h>
 #include <mlir-c/Target/LLVMIR.h>
@@ -199,6 +200,19 @@ static const struct target_lowering lowering = {
     .write_objects = write_objects,
 };
 
+/* The C compiler that links the kernels' shared object and the builtins
+ * archive linked into it. */
+static char *cache_inputs(const struct toolchain *tc, const struct target *t,
+                          const struct finish_request *r) {
+  (void)tc, (void)t, (void)r;
+  char *cc = toolchain_program_identity("cc");
+  char *builtins = toolchain_file_identity(lowering_builtins_archive());
+  char *s = xasprintf("cc=%s builtins=%s", cc, builtins);
+  free(cc);
+  free(builtins);
+  return s;
+}
+
 const struct target_kind target_kind_host = {
     .name = "host",
     .fatbin_vendor = FATBIN_VENDOR_HOST,
@@ -209,6 +223,7 @@ const struct target_kind target_kind_host = {
     .finish_tool = "cc -shared",
     .can_finish = can_finish,
     .finish_argv = finish_argv,
+    .cache_inputs = cache_inputs,
     .op_requirement = op_requirement,
     .chips = chips,
     .nchips = 1,

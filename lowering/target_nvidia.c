@@ -10,8 +10,9 @@
 #include "device_mma.h"
 #include "device_nvidia_wmma.h"
 #include "diag.h"
-
 #include "fatbin.h"
+#include "xstr.h"
+
 #include <mlir-c/BuiltinAttributes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,27 @@ static int check_object(const char *ptx, size_t size, const struct target *t,
 }
 
 static int can_finish(const struct toolchain *tc) { return tc->ptxas[0] != 0; }
+
+/* The CUDA release (the PTX ISA the code may use), the ptxas that makes the
+ * cubins and its -Xptxas options, and the libdevice linked into the PTX. */
+static char *cache_inputs(const struct toolchain *tc, const struct target *t,
+                          const struct finish_request *r) {
+  (void)t;
+  char libdevice[2300];
+  snprintf(libdevice, sizeof libdevice, "%s/nvvm/libdevice/libdevice.10.bc", tc->cuda_path);
+  char *ptxas = toolchain_file_identity(tc->ptxas);
+  char *lib = toolchain_file_identity(tc->have_libdevice ? libdevice : NULL);
+  char *s = xasprintf("cuda=%s ptxas=%s libdevice=%s", tc->cuda_version[0] ? tc->cuda_version : "-",
+                      ptxas, lib);
+  free(ptxas);
+  free(lib);
+  for (size_t i = 0; i < r->nextra; i++) {
+    char *more = xasprintf("%s Xptxas=%s", s, r->extra[i]);
+    free(s);
+    s = more;
+  }
+  return s;
+}
 
 /* ptxas is most of a one-target build and runs on one core; with
  * --split-compile it spreads its optimizations over threads. N is fixed,
@@ -235,6 +257,7 @@ const struct target_kind target_kind_nvidia = {
     .uses_cuda = 1,
     .can_finish = can_finish,
     .finish_argv = finish_argv,
+    .cache_inputs = cache_inputs,
     .prepare = prepare,
     .check = check,
     .op_requirement = op_requirement,

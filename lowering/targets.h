@@ -43,10 +43,16 @@ struct target_kind {
   /* The tool that writes the shipped device file inside the device job
    * (AMD: ld.lld links the hsaco), for messages; NULL when LLVM writes it. */
   const char *device_tool;
-  /* Its code depends on the CUDA toolkit found (the PTX ISA it may use,
-   * ptxas and its options): only then is ptxas asked its version, and only
-   * then does that version key the cache. */
+  /* Its code depends on the CUDA toolkit found (the PTX ISA it may use):
+   * only then is ptxas asked its version. */
   int uses_cuda;
+  /* What else than the module, the target and the code-generation flags
+   * shapes its objects, for their cache key: the tools and libraries found
+   * (as toolchain_file_identity names them), the finishing tool's options.
+   * Whatever is missing here, a changed toolchain would be served the old
+   * objects from the cache. A new string. */
+  char *(*cache_inputs)(const struct toolchain *tc, const struct target *t,
+                        const struct finish_request *r);
   /* Whether the finishing tool is there (no ptxas: PTX only). */
   int (*can_finish)(const struct toolchain *tc);
   /* The tool's command (NULL-terminated, malloc'ed; strings borrowed). */

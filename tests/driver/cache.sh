@@ -37,6 +37,37 @@ mkdir nocuda
 check other_cuda_recompiles_nvidia_only sh -c "test $(compiled log_nc) -eq 1 && test $(fetched log_nc) -eq 2 && grep -q 's  device code for sm_90' log_nc"
 "$gpucc" $flags -Xptxas -O3 p.mlir -o app_x 2>log_x
 check Xptxas_recompiles_nvidia_only sh -c "test $(compiled log_x) -eq 1 && test $(fetched log_x) -eq 2"
+# Each kind keys its own tools and libraries (struct target_kind's
+# cache_inputs). AMD: the device libraries found. A copy of them elsewhere,
+# then one of them changed, recompiles gfx90a only; an empty library
+# directory is not served the objects built with full ones.
+bitcode=
+for d in /usr/lib/x86_64-linux-gnu/amdgcn/bitcode /opt/rocm/amdgcn/bitcode; do
+  [ -d "$d" ] && bitcode=$d && break
+done
+if [ -n "$bitcode" ]; then
+  mkdir -p rocm/amdgcn/bitcode empty/amdgcn/bitcode
+  cp "$bitcode"/*.bc rocm/amdgcn/bitcode/
+  "$gpucc" $flags --rocm-path=rocm p.mlir -o app_r1 2>log_r1
+  check rocm_copy_recompiles_amd_only sh -c "test $(compiled log_r1) -eq 1 && grep -q 's  device code for gfx90a' log_r1"
+  "$gpucc" $flags --rocm-path=rocm p.mlir -o app_r2 2>log_r2
+  check rocm_same_libraries_fetch test "$(compiled log_r2)" -eq 0
+  one=$(ls rocm/amdgcn/bitcode/*.bc | head -n 1)
+  touch -d '2001-02-03 04:05:06' "$one"
+  "$gpucc" $flags --rocm-path=rocm p.mlir -o app_r3 2>log_r3
+  check rocm_changed_library_recompiles sh -c "test $(compiled log_r3) -eq 1 && grep -q 's  device code for gfx90a' log_r3"
+  "$gpucc" $flags --rocm-path=empty p.mlir -o app_e 2>log_e || true
+  check rocm_empty_not_served sh -c "grep -q 's  device code for gfx90a' log_e && ! grep -q 'cached device code for gfx90a' log_e"
+else
+  echo "skip rocm_*: no AMD device libraries on this machine"
+fi
+# Host: the C compiler that links the kernels' shared object (another cc
+# along PATH recompiles the host target only).
+mkdir wrap
+printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v cc)" >wrap/cc
+chmod +x wrap/cc
+PATH="$work/wrap:$PATH" "$gpucc" $flags p.mlir -o app_cc 2>log_cc
+check other_cc_recompiles_host_only sh -c "test $(compiled log_cc) -eq 1 && grep -q 's  device code for host' log_cc"
 
 check second_build_host_fetched sh -c "test $(host_compiled log2) -eq 0 && test $(host_fetched log2) -eq 1"
 # -g: line tables come from locations the cache key does not hold.
