@@ -12,6 +12,7 @@
 #include "job.h"
 #include "lowering.h"
 #include "options.h"
+#include "response_file.h"
 #include "stack.h"
 #include "tmp.h"
 
@@ -40,7 +41,7 @@ static int gpucc_main(void *p) {
   char **argv = ((struct args *)p)->argv;
   crash_init(argc, argv); /* here: the alternate signal stack is per thread */
   struct options o;
-  if (options_parse(argc, argv, &o) != 0)
+  if (response_files_expand(argc, argv, &argc, &argv) != 0 || options_parse(argc, argv, &o) != 0)
     return 2;
   if (o.print_help) {
     options_print_help("gpucc");

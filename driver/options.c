@@ -161,6 +161,9 @@ void options_print_man(void) {
     man_text(s->help);
     printf("\n");
   }
+  printf(".TP\n.BI @ file\n.TQ\n.BI \\-\\-options\\-file \" \" file\n");
+  printf("read more arguments from the file: separated by white space, with quotes and "
+         "backslashes as in a shell word; files may name other files\n");
   printf(".SH TARGETS\nDefault: ");
   man_text(target_default_list);
   printf(".\n");

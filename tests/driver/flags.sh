@@ -48,6 +48,29 @@ else
   check dryrun_lists_ptxas grep -q 'ptxas -arch sm_90 -O3 .*\.ptx -o .*\.cubin$' out
 fi
 
+# Response files (@FILE, nvcc's --options-file/-optf): quoted, nested, and
+# the errors for a cycle, an open quote and an unreadable options file. An
+# @FILE that does not exist is an ordinary argument, as with gcc.
+printf -- '--offload-arch=host\n-o "rsp app"\n' >inner.rsp
+printf -- '@inner.rsp -O1\n' >outer.rsp
+"$gpucc" @outer.rsp "$prog" 2>err
+check rsp_nested_quoted test -x "rsp app"
+"$gpucc" -### --options-file inner.rsp "$prog" >out 2>err
+check rsp_options_file grep -q "^cc -o 'rsp app' " out
+"$gpucc" -### -optf inner.rsp "$prog" >out 2>err
+check rsp_optf grep -q "^cc -o 'rsp app' " out
+printf -- '@self.rsp\n' >self.rsp
+rc=0; "$gpucc" @self.rsp "$prog" 2>err || rc=$?
+check rsp_cycle sh -c "test $rc -eq 2 && grep -q \"response file 'self.rsp' nested more than\" err"
+printf -- '-o "open\n' >quote.rsp
+rc=0; "$gpucc" @quote.rsp "$prog" 2>err || rc=$?
+check rsp_open_quote sh -c "test $rc -eq 2 && grep -q \"response file 'quote.rsp': unterminated double quote\" err"
+rc=0; "$gpucc" --options-file=absent.rsp "$prog" 2>err || rc=$?
+check rsp_absent_options_file sh -c "test $rc -eq 2 && grep -q \"cannot read options file 'absent.rsp'\" err"
+rc=0; "$gpucc" @absent.rsp 2>err || rc=$?
+check rsp_absent_at_literal sh -c "test $rc -ne 0 && grep -q \"'@absent.rsp': unknown file type\" err"
+check rsp_no_temps no_temps
+
 # -c with and without -o
 "$gpucc" -c "$prog" 2>err
 stem=$(basename "$prog" .mlir)
