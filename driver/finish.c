@@ -121,22 +121,19 @@ static void put_escaped(FILE *f, const char *s) {
   }
 }
 
-static int write_depfile(struct plan *p) {
+/* Writes the depfile of output `out` (-MF's name, else gcc's rule: out
+ * with its suffix replaced by .d) saying that -MT's target, else out,
+ * depends on the inputs: all of them, or only `only` (one object of -c). */
+static int write_depfile(struct plan *p, const char *out, const char *only) {
   const struct options *o = p->opts;
-  const char *target = o->dep_target;
-  const char *main_out = o->output ? o->output
-                         : o->mode == MODE_COMPILE && p->nunits ? p->units[0].obj_final
-                                                                : "a.out";
-  if (!target)
-    target = main_out;
+  const char *target = o->dep_target ? o->dep_target : out;
   char *path = NULL;
   if (o->dep_output) {
     path = xasprintf("%s", o->dep_output);
   } else {
-    /* gcc's rule: the output with its suffix replaced by .d */
-    const char *slash = strrchr(main_out, '/');
-    const char *dot = strrchr(slash ? slash : main_out, '.');
-    path = dot ? xasprintf("%.*s.d", (int)(dot - main_out), main_out) : xasprintf("%s.d", main_out);
+    const char *slash = strrchr(out, '/');
+    const char *dot = strrchr(slash ? slash : out, '.');
+    path = dot ? xasprintf("%.*s.d", (int)(dot - out), out) : xasprintf("%s.d", out);
   }
   const char *t = tmp_output_path(path);
   if (!t) {
@@ -151,7 +148,8 @@ static int write_depfile(struct plan *p) {
   put_escaped(f, target);
   fputc(':', f);
   for (size_t i = 0; i < o->ninputs; i++) {
-    if (o->inputs[i].kind == INPUT_LINKER || !strcmp(o->inputs[i].arg, "-"))
+    if (o->inputs[i].kind == INPUT_LINKER || !strcmp(o->inputs[i].arg, "-") ||
+        (only && strcmp(o->inputs[i].arg, only) != 0))
       continue;
     fputs(" \\\n ", f);
     put_escaped(f, o->inputs[i].arg);
@@ -171,7 +169,18 @@ int plan_finish(struct plan *p) {
   const struct options *o = p->opts;
   if (o->mode == MODE_EMIT && emit_outputs(p) != 0)
     return -1;
-  if (o->depfile && write_depfile(p) != 0)
-    return -1;
-  return 0;
+  if (!o->depfile)
+    return 0;
+  if (o->mode == MODE_COMPILE && !o->output && p->nunits > 1) {
+    /* One object per input, one depfile per object (plan_build refused
+     * -MF and -MT here). */
+    for (size_t u = 0; u < p->nunits; u++)
+      if (write_depfile(p, p->units[u].obj_final, p->units[u].input) != 0)
+        return -1;
+    return 0;
+  }
+  const char *out = o->output ? o->output
+                    : o->mode == MODE_COMPILE && p->nunits ? p->units[0].obj_final
+                                                           : "a.out";
+  return write_depfile(p, out, NULL);
 }

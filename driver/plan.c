@@ -634,6 +634,11 @@ int plan_build(struct plan *p, const struct options *o) {
   }
   if (o->mode == MODE_COMPILE && o->output && ncompiled > 1)
     return diag_error("cannot specify -o with -c and several inputs");
+  /* -c of several inputs writes one depfile per object, as gcc does: one
+   * name or target for all of them would describe one object only. */
+  if (o->mode == MODE_COMPILE && o->depfile && ncompiled > 1 && (o->dep_output || o->dep_target))
+    return diag_error("cannot specify %s with -c and several inputs (each object gets its own "
+                      "depfile)", o->dep_output ? "-MF" : "-MT");
   if ((o->device_only || o->bundle) && o->mode != MODE_COMPILE)
     return diag_error("%s needs -c", o->device_only ? "--device-only" : "--bundle");
   if (o->device_only && o->bundle)

@@ -186,6 +186,13 @@ check MD_default_name grep -q "^dep.o: \\\\$" dep.d
 check MD_lists_input grep -q "^ $prog$" dep.d
 "$gpucc" -c -MMD -MF custom.d -MT 'obj/k.o' "$prog" -o dep2.o 2>err
 check MF_MT grep -q '^obj/k.o: ' custom.d
+# -c of several inputs: one depfile per object, naming its own input only
+# (gcc's behaviour); -MF or -MT, which would name one, is refused.
+mkdir deps && cp "$prog" deps/one.mlir && cp "$prog" deps/two.mlir
+(cd deps && "$gpucc" --offload-arch=host -c -MD one.mlir two.mlir 2>err)
+check MD_per_object sh -c "grep -q '^one.o: ' deps/one.d && grep -q '^ one.mlir$' deps/one.d && ! grep -q two deps/one.d && grep -q '^two.o: ' deps/two.d && grep -q '^ two.mlir$' deps/two.d && ! grep -q one deps/two.d"
+rc=0; (cd deps && "$gpucc" --offload-arch=host -c -MD -MF all.d one.mlir two.mlir 2>err) || rc=$?
+check MF_several_refused sh -c "test $rc -ne 0 && grep -q 'cannot specify -MF with -c and several inputs' deps/err && test ! -e deps/all.d"
 
 # -x mlir and - (standard input), with <stdin> in diagnostics
 "$gpucc" -x mlir - --offload-arch=host -o fromstdin <"$prog" 2>err
