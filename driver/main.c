@@ -51,6 +51,10 @@ static int gpucc_main(void *p) {
     options_print_man();
     return 0;
   }
+  if (o.print_version == 2) {
+    printf("%s\n", GPUCC_VERSION);
+    return 0;
+  }
   if (o.print_version) {
     printf("gpucc %s (MLIR/LLVM %s)\n", GPUCC_VERSION, GPUCC_LLVM_VERSION);
     /* What names this binary in cache keys: builds share cache entries
@@ -94,7 +98,9 @@ static int gpucc_main(void *p) {
     interrupt_exit();
   crash_set_stage("running jobs", o.output ? o.output : "the command line");
   if (rc == 0 && diag_error_count() == 0) {
-    if (o.dry_run)
+    if (o.syntax_only)
+      ; /* the inputs parsed, verified and passed the target check */
+    else if (o.dry_run)
       plan_print(&plan);
     else if ((rc = plan_run(&plan)) == 0)
       rc = plan_finish(&plan);

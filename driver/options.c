@@ -24,6 +24,8 @@ enum opt_id {
   OPT_RUNTIME_VERIFICATION,
   OPT_ENTRY,
   OPT_ENTRY_RESULT,
+  OPT_DUMP_VERSION,
+  OPT_SYNTAX_ONLY,
 };
 
 enum opt_form {
@@ -97,8 +99,12 @@ static const struct opt_spec table[] = {
     {OPT_VERBOSE, "-v", FORM_FLAG, NULL, "print each step as it runs, with its time"},
     {OPT_DRY_RUN, "-###", FORM_FLAG, NULL, "print the steps (shell-quoted) and run nothing"},
     {OPT_SAVE_TEMPS, "--save-temps", FORM_FLAG, NULL, "keep intermediate files (PTX, cubins, hsacos, objects)"},
+    {OPT_SAVE_TEMPS, "-save-temps", FORM_FLAG, NULL, "the same (gcc's spelling)"},
+    {OPT_SYNTAX_ONLY, "-fsyntax-only", FORM_FLAG, NULL,
+     "only read and check the inputs (parse, verify, what the targets cannot compile): no output"},
     {OPT_HELP, "--help", FORM_FLAG, NULL, "show this help"},
     {OPT_VERSION, "--version", FORM_FLAG, NULL, "show the version"},
+    {OPT_DUMP_VERSION, "-dumpversion", FORM_FLAG, NULL, "print the version number alone, as gcc"},
     {OPT_MAN, "--print-man-page", FORM_FLAG, NULL, "write this documentation as a man page (roff)"},
 };
 
@@ -402,6 +408,8 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
   case OPT_HELP: o->print_help = 1; return 0;
   case OPT_MAN: o->print_man = 1; return 0;
   case OPT_VERSION: o->print_version = 1; return 0;
+  case OPT_DUMP_VERSION: o->print_version = 2; return 0;
+  case OPT_SYNTAX_ONLY: o->syntax_only = 1; return 0;
   }
   return 0;
 }

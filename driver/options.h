@@ -56,6 +56,7 @@ struct options {
   int opt_given;      /* -O was given: it applies to device code too */
   int verbose;        /* -v */
   int dry_run;        /* -### */
+  int syntax_only;    /* -fsyntax-only: plan_build's checks, no job */
   int save_temps;
   int werror;
   int debug_info;      /* -g */
@@ -84,7 +85,8 @@ struct options {
   size_t ntargets;
   struct input *inputs;
   size_t ninputs;
-  int print_help, print_version, print_man;
+  int print_help, print_man;
+  int print_version; /* 1: --version, 2: -dumpversion */
 };
 
 /* Parses argv. Returns 0, or -1 after reporting a usage error (exit 2). */

@@ -15,8 +15,9 @@ static int color;
 
 void diag_set_color(int mode) {
   if (mode < 0) {
-    const char *term = getenv("TERM");
-    mode = isatty(2) && term && strcmp(term, "dumb") != 0;
+    /* NO_COLOR (no-color.org): set and not empty, no color unless asked. */
+    const char *term = getenv("TERM"), *no_color = getenv("NO_COLOR");
+    mode = isatty(2) && term && strcmp(term, "dumb") != 0 && !(no_color && *no_color);
   }
   color = mode;
 }

@@ -131,6 +131,21 @@ dir=$(sed -n "s/^gpucc: intermediate files kept in '\(.*\)'$/\1/p" err)
 check save_temps_dir test -d "$dir"
 check save_temps_files sh -c "ls '$dir' | grep -q '\.hsaco$' && ls '$dir' | grep -q '\.so$'"
 rm -rf "$dir"
+# gcc's spelling, -save-temps, is the same
+"$gpucc" -save-temps --offload-arch=host "$prog" -o s1 2>err
+dir=$(sed -n "s/^gpucc: intermediate files kept in '\(.*\)'$/\1/p" err)
+check save_temps_gcc_spelling sh -c "test -n '$dir' && ls '$dir' | grep -q '\.so$'"
+rm -rf "$dir"
+
+# -dumpversion: the number alone, the one --version shows
+"$gpucc" -dumpversion >out 2>err
+check dumpversion sh -c "grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' out && \"$gpucc\" --version | grep -q \"^gpucc \$(cat out) \""
+# -fsyntax-only: the checks and nothing else (no output, no temps)
+"$gpucc" -fsyntax-only "$prog" -o never 2>err
+check syntax_only_ok sh -c "test ! -e never && test ! -s err"
+rc=0; "$gpucc" -fsyntax-only --offload-arch=gfx906 "$here/bad/subgroup_mma_no_matrix_unit.mlir" 2>err || rc=$?
+check syntax_only_target_check sh -c "test $rc -eq 1 && grep -q 'subgroup_mma_no_matrix_unit.mlir:6:13: error: ' err"
+check syntax_only_no_temps no_temps
 
 # -L, -l, -Wl, reach the linker
 "$gpucc" --offload-arch=host "$prog" -o l -L/usr/lib -lm -Wl,-z,now 2>err
