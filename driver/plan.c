@@ -116,8 +116,14 @@ static void compute_host_key(struct plan *p, struct unit *u) {
  * [first_bundle, end_bundles). */
 static int plan_host(struct plan *p, struct unit *u, const char *stem) {
   const struct options *o = p->opts;
+  /* --emit= of a device stage (the device MLIR, PTX, cubins, hsacos, the
+   * blobs) uses no host code: lowering it would only cost time (seconds,
+   * for host code with large vector ops). */
+  int host = o->mode != MODE_EMIT || o->emit == EMIT_MLIR_HOST || o->emit == EMIT_LLVM ||
+             o->emit == EMIT_OBJ;
   compute_tag(u);
-  compute_host_key(p, u);
+  if (host)
+    compute_host_key(p, u);
   u->host_obj_path = tmp_path(stem, ".host.o");
   u->blob_obj_paths = calloc(u->nmodules + 1, sizeof *u->blob_obj_paths);
   if (!u->blob_obj_paths)
@@ -133,6 +139,8 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem) {
   for (size_t k = 0; k < p->njobs; k++)
     if (p->jobs[k].kind == JOB_BUNDLE && p->jobs[k].unit == u)
       job_out(&p->jobs[k], u->blob_obj_paths[p->jobs[k].module]);
+  if (!host)
+    return 0;
   /* Host code needs no device result: it runs alongside the device jobs. */
   struct job *h = add_job(p, JOB_HOST, u, xasprintf("%shost code: %s", u->host_cached ? "cached " : "", u->input));
   job_in(h, u->input);
