@@ -266,6 +266,18 @@ int plan_job_limit(const struct options *o) {
   return n > 0 ? (int)n : 1;
 }
 
+/* Whether the run's output is device jobs' files only (--emit=ptx,
+ * --emit=hsaco): then no finishing tool (ptxas), fat binary or host code is
+ * needed, as nvcc -ptx runs no ptxas. */
+static int device_files_only(const struct options *o) {
+  if (o->mode != MODE_EMIT || o->emit != EMIT_TARGET)
+    return 0;
+  for (size_t k = 0; target_kinds[k]; k++)
+    if (target_kinds[k]->finished_stage && !strcmp(target_kinds[k]->finished_stage, o->emit_stage))
+      return 0;
+  return 1;
+}
+
 /* How many device jobs each target's gpu.modules are split into: enough
  * that the targets' jobs together fill the cores -j allows (one target's
  * thousand small modules took one core for all of its LLVM work), with at
@@ -389,8 +401,8 @@ static int plan_unit(struct plan *p, struct unit *u) {
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct cell *c = unit_cell(u, o->ntargets, m, t);
-      if (!c->finished_path || u->cached[t])
-        continue; /* nothing finishes it, or it comes from the cache */
+      if (!c->finished_path || u->cached[t] || device_files_only(o))
+        continue; /* nothing finishes it, it comes from the cache, or it is not needed */
       const struct target *tg = &o->targets[t];
       struct finish_request req = {options_device_opt(o), o->debug_info, (const char *const *)o->ptxas_args,
                                    o->nptxas_args};
@@ -404,7 +416,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
       job_out(j, c->finished_path);
     }
   for (size_t t = 0; t < o->ntargets; t++)
-    if (u->lib_paths[t])
+    if (u->lib_paths[t] && !device_files_only(o))
       plan_link_modules(p, u, t);
   if (o->device_only) {
     u->obj_final = o->output ? o->output : xasprintf("%s.gpucc-device", stem);
@@ -423,7 +435,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
     job_out(pack, u->obj_path);
     return 0;
   }
-  for (size_t m = 0; m < u->nmodules; m++) {
+  for (size_t m = 0; m < u->nmodules && !device_files_only(o); m++) {
     char *part = xfile_part(unit_module(u, m));
     char *name = xasprintf("%s-%s", stem, part);
     free(part);
