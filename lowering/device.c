@@ -57,7 +57,7 @@ static int clone_modules(MlirModule module, const struct target *t, int opt,
     MlirOperation clone = mlirOperationClone(mods[i]);
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
-    if (lowering_expand_ipowi(clone) != 0 ||
+    if ((l->early_module && l->early_module(clone, t) != 0) || lowering_expand_ipowi(clone) != 0 ||
         lowering_expand_subgroup_ops(clone, t) != 0 ||
         (l->prepare_module && l->prepare_module(clone, t) != 0))
       rc = -1;

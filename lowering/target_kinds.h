@@ -36,6 +36,10 @@ struct target_lowering {
   /* Whether the pipeline turns whole-subgroup i32 reductions into
    * redux.sync. NULL: never. */
   int (*has_redux)(const struct target *t);
+  /* Rewrites one gpu.module for target t first, before gpucc's own
+   * expansions (gpu.subgroup_id, math.ipowi ... are still ops). NULL: none.
+   * Returns 0 or -1 (reported). */
+  int (*early_module)(MlirOperation gpu_module, const struct target *t);
   /* Rewrites one gpu.module for target t before its pipeline runs.
    * NULL: none. Returns 0 or -1 (reported). */
   int (*prepare_module)(MlirOperation gpu_module, const struct target *t);

@@ -7,6 +7,7 @@
  * ptxas, PTX only. */
 #include "target_kinds.h"
 
+#include "device_contract_wmma.h"
 #include "device_mma.h"
 #include "device_nvidia_wmma.h"
 #include "diag.h"
@@ -198,6 +199,14 @@ static unsigned subgroup_width(const struct target *t) {
   return 32; /* a warp */
 }
 
+/* Warp-uniform 16x16x16 contractions become gpu.subgroup_mma ops
+ * (device_contract_wmma.c; every chip of the table has f16 wmma, sm_70 and
+ * newer), while gpu.subgroup_id is still an op it can read as uniform. */
+static int early_module(MlirOperation gpu_module, const struct target *t) {
+  (void)t;
+  return lowering_contract_to_wmma(gpu_module) < 0 ? -1 : 0;
+}
+
 /* LLVM lowers gpu.subgroup_mma to wmma except the elementwise ops
  * (device_mma.c). */
 static int prepare_module(MlirOperation gpu_module, const struct target *t) {
@@ -237,6 +246,7 @@ static const struct target_lowering lowering = {
     .pipeline = pipeline,
     .serialize = serialize,
     .check_object = check_object,
+    .early_module = early_module,
     .prepare_module = prepare_module,
     .launch_bounds = launch_bounds,
     .finish_module = lowering_nvidia_wmma_global,
