@@ -136,6 +136,7 @@ struct plan {
   size_t njobs;
   struct device_part *parts; /* --bundle: the .gpucc-device inputs, opened */
   size_t nparts;
+  int usage_error; /* plan_build failed on options that do not go together: exit 2 */
 };
 
 /* After a successful run: copies the stage asked for with --emit=/-S to its

@@ -111,6 +111,8 @@ static int gpucc_main(void *p) {
     return CRASH_EXIT;
   if (diag_error_count() > 0)
     rc = -1;
+  if (rc != 0 && plan.usage_error)
+    return 2; /* a command line whose options do not go together */
   if (o.save_temps && !o.dry_run)
     fprintf(stderr, "gpucc: intermediate files kept in '%s'\n", tmp_path_dir());
   /* Exit without tearing MLIR down: the process ends anyway, and atexit

@@ -414,6 +414,46 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
   return 0;
 }
 
+/* Edit distance between a and b (insertions, deletions, substitutions),
+ * for "did you mean": option names are short, so the quadratic table is
+ * small; names longer than 63 characters are never close. */
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb) {
+  size_t row[64];
+  if (na >= 64 || nb >= 64)
+    return (size_t)-1;
+  for (size_t j = 0; j <= nb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= na; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= nb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[nb];
+}
+
+/* The option name closest to `arg` (its part before '='), when it is close
+ * enough to be a typo: at most a third of its length away, and at most 3. */
+static const char *closest_option(const char *arg) {
+  size_t n = strcspn(arg, "=");
+  const char *best = NULL;
+  size_t best_d = (size_t)-1;
+  for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+    size_t d = edit_distance(arg, n, table[k].name, strlen(table[k].name));
+    if (d < best_d)
+      best_d = d, best = table[k].name;
+  }
+  return best && best_d > 0 && best_d <= 3 && best_d * 3 <= n ? best : NULL;
+}
+
 int options_parse(int argc, char **argv, struct options *o) {
   memset(o, 0, sizeof *o);
   o->opt_level = 2;
@@ -465,8 +505,12 @@ int options_parse(int argc, char **argv, struct options *o) {
         break;
       }
     }
-    if (!match)
+    if (!match) {
+      const char *near = closest_option(a);
+      if (near)
+        return diag_error("unknown option '%s'; did you mean '%s'?", a, near);
       return diag_error("unknown option '%s' (see 'gpucc --help')", a);
+    }
     if (apply(o, match, val) != 0)
       return -1;
   }

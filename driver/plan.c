@@ -607,6 +607,18 @@ static int output_is_input(const struct options *o, const char *out) {
   return 0;
 }
 
+/* Options that do not go together: an error of the command line, exit
+ * status 2 as for an unknown option (gcc's and clang's usage errors). */
+static int usage_error(struct plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(struct plan *p, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_vat(DIAG_ERROR, NULL, 0, 0, fmt, ap);
+  va_end(ap);
+  p->usage_error = 1;
+  return -1;
+}
+
 int plan_build(struct plan *p, const struct options *o) {
   memset(p, 0, sizeof *p);
   p->opts = o;
@@ -653,24 +665,24 @@ int plan_build(struct plan *p, const struct options *o) {
     ndevice += o->inputs[i].kind == INPUT_DEVICE;
   }
   if (o->mode == MODE_COMPILE && o->output && ncompiled > 1)
-    return diag_error("cannot specify -o with -c and several inputs");
+    return usage_error(p, "cannot specify -o with -c and several inputs");
   /* -c of several inputs writes one depfile per object, as gcc does: one
    * name or target for all of them would describe one object only. */
   if (o->mode == MODE_COMPILE && o->depfile && ncompiled > 1 && (o->dep_output || o->dep_target))
-    return diag_error("cannot specify %s with -c and several inputs (each object gets its own "
+    return usage_error(p, "cannot specify %s with -c and several inputs (each object gets its own "
                       "depfile)", o->dep_output ? "-MF" : "-MT");
   if ((o->device_only || o->bundle) && o->mode != MODE_COMPILE)
-    return diag_error("%s needs -c", o->device_only ? "--device-only" : "--bundle");
+    return usage_error(p, "%s needs -c", o->device_only ? "--device-only" : "--bundle");
   if (o->device_only && o->bundle)
-    return diag_error("--device-only and --bundle cannot be combined");
+    return usage_error(p, "--device-only and --bundle cannot be combined");
   if (ndevice && !o->bundle)
-    return diag_error(".gpucc-device inputs need --bundle");
+    return usage_error(p, ".gpucc-device inputs need --bundle");
   if (o->bundle && !ndevice)
-    return diag_error("--bundle needs .gpucc-device inputs (from --device-only)");
+    return usage_error(p, "--bundle needs .gpucc-device inputs (from --device-only)");
   if (o->bundle && open_parts(p) != 0)
     return -1;
   if (o->mode != MODE_LINK && nmlir == 0)
-    return diag_error("-c, -S and --emit= need an MLIR input");
+    return usage_error(p, "-c, -S and --emit= need an MLIR input");
 
   p->units = calloc(nmlir + 1, sizeof *p->units);
   if (!p->units)

@@ -49,6 +49,10 @@ expect garbage      1 "garbage\.mlir:[0-9]+:[0-9]+: error: "       -- "$work/gar
 expect missing      1 "^gpucc: error: cannot open 'nope\.mlir': No such file" -- nope.mlir
 expect bad_target   2 "^gpucc: error: unknown target 'sm_13'"      -- --offload-arch=sm_80,sm_13 "$bad/syntax.mlir"
 expect bad_option   2 "^gpucc: error: unknown option '--frobnicate'" -- --frobnicate "$bad/syntax.mlir"
+expect option_typo   2 "^gpucc: error: unknown option '--ofload-arch=sm_90'; did you mean '--offload-arch'\?$" -- --ofload-arch=sm_90 "$bad/syntax.mlir"
+# Options that do not go together are usage errors too (exit 2, as gcc).
+expect o_several_c   2 "^gpucc: error: cannot specify -o with -c and several inputs$" -- -c "$bad/syntax.mlir" "$bad/syntax.mlir" -o several.o
+expect bundle_no_c   2 "^gpucc: error: --bundle needs -c$" -- --bundle "$bad/syntax.mlir"
 expect no_input     2 "^gpucc: error: no input files"              --
 expect bad_opt      2 "^gpucc: error: invalid optimization level"  -- -O7 "$bad/syntax.mlir"
 expect unlowerable_kernel 1 "unlowerable_kernel\.mlir:7:12: error: cannot lower 'math\.ipowi' for target 'sm_90': " \

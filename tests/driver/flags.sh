@@ -207,7 +207,7 @@ mkdir deps && cp "$prog" deps/one.mlir && cp "$prog" deps/two.mlir
 (cd deps && "$gpucc" --offload-arch=host -c -MD one.mlir two.mlir 2>err)
 check MD_per_object sh -c "grep -q '^one.o: ' deps/one.d && grep -q '^ one.mlir$' deps/one.d && ! grep -q two deps/one.d && grep -q '^two.o: ' deps/two.d && grep -q '^ two.mlir$' deps/two.d && ! grep -q one deps/two.d"
 rc=0; (cd deps && "$gpucc" --offload-arch=host -c -MD -MF all.d one.mlir two.mlir 2>err) || rc=$?
-check MF_several_refused sh -c "test $rc -ne 0 && grep -q 'cannot specify -MF with -c and several inputs' deps/err && test ! -e deps/all.d"
+check MF_several_refused sh -c "test $rc -eq 2 && grep -q 'cannot specify -MF with -c and several inputs' deps/err && test ! -e deps/all.d"
 
 # -x mlir and - (standard input), with <stdin> in diagnostics
 "$gpucc" -x mlir - --offload-arch=host -o fromstdin <"$prog" 2>err
