@@ -468,6 +468,12 @@ static char *exe_dir(void) {
   return strdup(dirname(buf));
 }
 
+/* A C input whose name does not say so (it was -x c): "-", "k.inc". */
+static int c_by_name_only(const struct input *in) {
+  size_t n = strlen(in->arg);
+  return in->kind == INPUT_C && (n < 2 || strcmp(in->arg + n - 2, ".c") != 0);
+}
+
 static int plan_link(struct plan *p) {
   const struct options *o = p->opts;
   /* Only MLIR inputs and none has a main: say so before the linker does
@@ -516,7 +522,7 @@ static int plan_link(struct plan *p) {
   const char *link_tmp = o->dry_run ? out : tmp_output_path(out);
   if (!link_tmp)
     return -1;
-  size_t cap = o->ninputs + 32, k = 0;
+  size_t cap = 5 * o->ninputs + 32, k = 0; /* up to "-x c IN -x none" each */
   for (size_t u = 0; u < p->nunits; u++)
     cap += p->units[u].nmodules + 1;
   char **argv = calloc(cap, sizeof *argv);
@@ -535,6 +541,13 @@ static int plan_link(struct plan *p) {
       for (size_t m = 0; m < p->units[u].nmodules; m++)
         argv[k++] = (char *)p->units[u].blob_obj_paths[m];
       u++;
+    } else if (c_by_name_only(&o->inputs[i])) {
+      /* C by -x only ("-", "kernel.inc"): cc must be told too. */
+      argv[k++] = "-x";
+      argv[k++] = "c";
+      argv[k++] = (char *)o->inputs[i].arg;
+      argv[k++] = "-x";
+      argv[k++] = "none";
     } else {
       argv[k++] = (char *)o->inputs[i].arg;
     }
@@ -695,17 +708,25 @@ int plan_build(struct plan *p, const struct options *o) {
         return -1;
     } else if (o->inputs[i].kind == INPUT_C && o->mode == MODE_COMPILE) {
       char *stem = xstem(o->inputs[i].arg);
-      char **argv = calloc(6, sizeof *argv);
-      argv[0] = "cc";
-      argv[1] = "-c";
-      argv[2] = (char *)o->inputs[i].arg;
-      argv[3] = "-o";
-      argv[4] = o->output ? (char *)o->output : xasprintf("%s.o", stem);
+      char **argv = calloc(8, sizeof *argv);
+      if (!argv)
+        BUG("out of memory");
+      size_t k = 0;
+      argv[k++] = "cc";
+      argv[k++] = "-c";
+      if (c_by_name_only(&o->inputs[i])) { /* C by -x only: cc must be told too */
+        argv[k++] = "-x";
+        argv[k++] = "c";
+      }
+      size_t in = k;
+      argv[k++] = (char *)o->inputs[i].arg;
+      argv[k++] = "-o";
+      argv[k++] = o->output ? (char *)o->output : xasprintf("%s.o", stem);
       free(stem);
       struct job *j = add_job(p, JOB_TOOL, NULL, xasprintf("cc: %s", o->inputs[i].arg));
       j->argv = argv;
-      job_in(j, argv[2]);
-      job_out(j, argv[4]);
+      job_in(j, argv[in]);
+      job_out(j, argv[k - 1]);
     }
   }
   if (o->mode == MODE_LINK && plan_link(p) != 0)

@@ -214,6 +214,13 @@ check MF_several_refused sh -c "test $rc -eq 2 && grep -q 'cannot specify -MF wi
 check stdin_compiles sh -c "./fromstdin | grep -q '^\[3,  3,'"
 printf 'module {\n  func.func @f( {\n}\n' | "$gpucc" -x mlir - -o x 2>err && rc=0 || rc=$?
 check stdin_located sh -c "test $rc -eq 1 && grep -q '^<stdin>:2:[0-9]*: error: ' err"
+# -x c reaches cc too: C from standard input, and C in a file named otherwise
+printf '#include <stdio.h>\nint main(void) { puts("c from stdin"); return 0; }\n' |
+  "$gpucc" -x c - -o cstdin 2>err
+check x_c_stdin sh -c "./cstdin | grep -qx 'c from stdin'"
+printf 'int seven(void) { return 7; }\n' >seven.inc
+"$gpucc" -### -x c seven.inc -x none "$prog" -o xc >out 2>err
+check x_c_named grep -q "^cc -o xc -x c seven.inc -x none " out
 "$gpucc" - -o x </dev/null 2>err && rc=0 || rc=$?
 check stdin_needs_x test "$rc" -eq 2
 
