@@ -16,6 +16,7 @@
 #include "diag.h"
 
 #include <stdio.h>
+#include <string.h>
 
 struct check {
   const struct target *targets;
@@ -23,8 +24,17 @@ struct check {
   int failed;
 };
 
+/* An op of a dialect some other kind owns needs that kind (the host target
+ * emulates the gpu dialect only: its own lowering goes through NVVM, but
+ * that is what gpucc makes, after this question); else the kind says. */
 static const char *requirement(const struct target *t, const char *op) {
   const struct target_kind *k = t->info->kind;
+  for (size_t i = 0; target_kinds[i]; i++) {
+    const struct target_kind *owner = target_kinds[i];
+    for (size_t d = 0; owner != k && owner->dialects && owner->dialects[d]; d++)
+      if (!strncmp(op, owner->dialects[d], strlen(owner->dialects[d])))
+        return owner->phrase;
+  }
   return k->op_requirement ? k->op_requirement(t, op) : NULL;
 }
 

@@ -84,8 +84,6 @@ static const char *op_requirement(const struct target *t, const char *op) {
   int wmma = !strncmp(chip, "gfx11", 5) || !strncmp(chip, "gfx12", 5);
   int mfma = !strcmp(chip, "gfx908") || !strcmp(chip, "gfx90a") || !strcmp(chip, "gfx942") ||
              !strcmp(chip, "gfx950");
-  if (!strncmp(op, "nvgpu.", 6) || !strncmp(op, "nvvm.", 5))
-    return "an NVIDIA target";
   /* LLVM's code generators for GPUs cannot select them, and the expansion
    * (LowerMatrixIntrinsics) runs only in host code (llvm_emit.c). */
   if (!strncmp(op, "llvm.intr.matrix.", 17))
@@ -172,6 +170,8 @@ const struct target_kind target_kind_amd = {
     .device_tool = "ld.lld",
     .cache_inputs = cache_inputs,
     .prepare = prepare,
+    .dialects = (const char *const[]){"amdgpu.", "rocdl.", NULL},
+    .phrase = "an AMD target",
     .op_requirement = op_requirement,
     .takes_features = 1,
     .chips = chips,

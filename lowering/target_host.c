@@ -169,18 +169,6 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
   return argv;
 }
 
-/* The host target emulates the gpu dialect only. Its own lowering goes
- * through NVVM, but that is what gpucc makes, after this question: vendor
- * ops in the program are refused. */
-static const char *op_requirement(const struct target *t, const char *op) {
-  (void)t;
-  if (!strncmp(op, "nvgpu.", 6) || !strncmp(op, "nvvm.", 5))
-    return "an NVIDIA target";
-  if (!strncmp(op, "amdgpu.", 7) || !strncmp(op, "rocdl.", 6))
-    return "an AMD target";
-  return NULL;
-}
-
 static const struct target_info chips[] = {{"host", &target_kind_host, 0, 0}};
 
 /* The host backend's subgroups (runtime/host_abi.h). */
@@ -224,7 +212,6 @@ const struct target_kind target_kind_host = {
     .can_finish = can_finish,
     .finish_argv = finish_argv,
     .cache_inputs = cache_inputs,
-    .op_requirement = op_requirement,
     .chips = chips,
     .nchips = 1,
     .lowering = &lowering,

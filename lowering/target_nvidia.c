@@ -161,8 +161,6 @@ static const char *op_requirement(const struct target *t, const char *op) {
       {"nvgpu.ldmatrix", 80, 0, 0, "sm_80 or later"},
       {"nvgpu.device_async_", 80, 0, 0, "sm_80 or later"},
   };
-  if (!strncmp(op, "amdgpu.", 7) || !strncmp(op, "rocdl.", 6))
-    return "an AMD target";
   /* LLVM's code generators for GPUs cannot select them, and the expansion
    * (LowerMatrixIntrinsics) runs only in host code (llvm_emit.c). */
   if (!strncmp(op, "llvm.intr.matrix.", 17))
@@ -270,6 +268,8 @@ const struct target_kind target_kind_nvidia = {
     .cache_inputs = cache_inputs,
     .prepare = prepare,
     .check = check,
+    .dialects = (const char *const[]){"nvgpu.", "nvvm.", NULL},
+    .phrase = "an NVIDIA target",
     .op_requirement = op_requirement,
     .chips = chips,
     .nchips = sizeof chips / sizeof chips[0],

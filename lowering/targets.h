@@ -63,6 +63,12 @@ struct target_kind {
   int (*prepare)(struct toolchain *tc);
   /* Checks one target against the toolchain. NULL: always fine. 0 or -1. */
   int (*check)(const struct target *t, const struct toolchain *tc);
+  /* The op-name prefixes of the dialects only this kind compiles
+   * ("nvgpu.", "nvvm."), NULL-terminated; NULL: none. Every other kind's
+   * targets refuse such an op as needing `phrase`, without a word about it
+   * in their own files. */
+  const char *const *dialects;
+  const char *phrase; /* "an NVIDIA target": what such an op needs */
   /* What target t lacks for an op of the program ("nvgpu.mma.sync"): NULL
    * when it can compile the op, else the requirement as a message ends
    * "'op' needs <it>": "sm_80 or later", "an AMD target". Asked before any
