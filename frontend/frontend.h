@@ -258,5 +258,10 @@ int64_t frontend_memref_bytes(MlirType t);
 /* Memref type t with another element type or memory space (a null one keeps
  * t's); shape and layout stay. */
 MlirType frontend_memref_like(MlirType t, MlirType element, MlirAttribute space);
+/* The threads of a block that the gpu.func op is, or is inside, promises
+ * with known_block_size (its three sizes multiplied); 0 when it promises
+ * none. What lets a rewrite leave out a run-time check of whole warps or
+ * wavefronts. */
+int64_t frontend_known_block_threads(MlirOperation op);
 
 #endif

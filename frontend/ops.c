@@ -340,3 +340,20 @@ MlirType frontend_memref_like(MlirType t, MlirType element, MlirAttribute space)
   free(shape);
   return m;
 }
+
+int64_t frontend_known_block_threads(MlirOperation op) {
+  MlirOperation f = op;
+  while (!mlirOperationIsNull(f) && !frontend_op_is(f, "gpu.func"))
+    f = mlirOperationGetParentOperation(f);
+  if (mlirOperationIsNull(f))
+    return 0;
+  MlirAttribute known =
+      mlirOperationGetInherentAttributeByName(f, mlirStringRefCreateFromCString("known_block_size"));
+  if (mlirAttributeIsNull(known) || !mlirAttributeIsADenseI32Array(known) ||
+      mlirDenseArrayGetNumElements(known) != 3)
+    return 0;
+  int64_t threads = 1;
+  for (intptr_t i = 0; i < 3; i++)
+    threads *= mlirDenseI32ArrayGetElement(known, i);
+  return threads > 0 ? threads : 0;
+}

@@ -314,13 +314,7 @@ static int match_contract(MlirOperation op, struct match *m) {
 
 /* Whether the kernel's known_block_size makes every warp whole. */
 static int blocks_fill_warps(MlirOperation kernel) {
-  MlirAttribute known = mlirOperationGetAttributeByName(kernel, ref("known_block_size"));
-  if (mlirAttributeIsNull(known) || !mlirAttributeIsADenseI32Array(known) ||
-      mlirDenseArrayGetNumElements(known) != 3)
-    return 0;
-  int64_t threads = 1;
-  for (intptr_t i = 0; i < 3; i++)
-    threads *= mlirDenseI32ArrayGetElement(known, i);
+  int64_t threads = frontend_known_block_threads(kernel);
   return threads > 0 && threads % WARP == 0;
 }
 

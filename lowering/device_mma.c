@@ -449,18 +449,8 @@ static int is_cdna(enum mma_layout layout) {
 /* Whether the kernel around op states a block size (known_block_size) of
  * whole wavefronts. */
 static int known_whole_waves(MlirOperation op) {
-  MlirOperation f = mlirOperationGetParentOperation(op);
-  while (!mlirOperationIsNull(f) && !frontend_op_is(f, "gpu.func"))
-    f = mlirOperationGetParentOperation(f);
-  if (mlirOperationIsNull(f))
-    return 0;
-  MlirAttribute a = mlirOperationGetInherentAttributeByName(f, mlirStringRefCreateFromCString("known_block_size"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI32Array(a) || mlirDenseArrayGetNumElements(a) != 3)
-    return 0;
-  int64_t n = 1;
-  for (intptr_t i = 0; i < 3; i++)
-    n *= mlirDenseI32ArrayGetElement(a, i);
-  return n > 0 && n % MMA_CDNA_LANES == 0;
+  int64_t threads = frontend_known_block_threads(op);
+  return threads > 0 && threads % MMA_CDNA_LANES == 0;
 }
 
 /* An MFMA reads the registers of all 64 lanes of its wavefront: in a block

@@ -369,19 +369,7 @@ static int reduce_active(MlirOperation op, const struct subgroup *sg, MlirType t
 /* Whether the kernel holding op says (known_block_size) that its blocks are
  * a whole number of subgroups. */
 static int blocks_fill_subgroups(MlirOperation op, unsigned width) {
-  MlirOperation f = mlirOperationGetParentOperation(op);
-  while (!mlirOperationIsNull(f) && !frontend_op_is(f, "gpu.func"))
-    f = mlirOperationGetParentOperation(f);
-  if (mlirOperationIsNull(f))
-    return 0;
-  MlirAttribute known =
-      mlirOperationGetInherentAttributeByName(f, mlirStringRefCreateFromCString("known_block_size"));
-  if (mlirAttributeIsNull(known) || !mlirAttributeIsADenseI32Array(known) ||
-      mlirDenseArrayGetNumElements(known) != 3)
-    return 0;
-  int64_t threads = 1;
-  for (intptr_t i = 0; i < 3; i++)
-    threads *= mlirDenseI32ArrayGetElement(known, i);
+  int64_t threads = frontend_known_block_threads(op);
   return threads > 0 && threads % width == 0;
 }
 
