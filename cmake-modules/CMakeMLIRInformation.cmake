@@ -33,7 +33,7 @@ endforeach()
 # No <DEFINES> or <INCLUDES>: MLIR has no preprocessor, and a target's C
 # include directories and definitions (target_include_directories, or those
 # of any library it links) must not reach gpucc, which rejects -I and -D.
-# --offload-arch comes in <FLAGS>, from the GPUCC_ARCHITECTURES property (see
+# --offload-arch comes in <FLAGS>, from the MLIR_ARCHITECTURES property (see
 # GPUCCArchitectures.cmake).
 set(CMAKE_MLIR_COMPILE_OBJECT
   "${_mlir_launcher}<CMAKE_MLIR_COMPILER> <FLAGS> -c <SOURCE> -o <OBJECT>")
@@ -54,16 +54,19 @@ set(CMAKE_SHARED_LIBRARY_MLIR_FLAGS "")
 set(CMAKE_MLIR_COMPILE_OPTIONS_PIC "")
 set(CMAKE_MLIR_COMPILE_OPTIONS_PIE "")
 
-# Linking. A target made of MLIR sources alone links with gpucc, which adds
-# libgpucc_rt (and its rpath) and libm itself; a target with C or C++ sources
-# links with that compiler and gets CMAKE_MLIR_IMPLICIT_LINK_LIBRARIES (see
-# CMakeMLIRCompiler.cmake.in).
+# Linking. A target made of MLIR sources alone links with gpucc, a target
+# with C or C++ sources with that compiler; either way GPUCCRuntime.cmake
+# puts the runtime its MLIR_RUNTIME_LIBRARY property chooses among the
+# target's link items. gpucc's own addition is pinned to the static runtime,
+# which adds no run path: after a libgpucc_rt.so item (Shared) the archive
+# has nothing left to give, after a libgpucc_rt.a item (Static) it is a
+# duplicate the linker skips.
 set(CMAKE_MLIR_LINK_EXECUTABLE
-  "<CMAKE_MLIR_COMPILER> <FLAGS> <CMAKE_MLIR_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+  "<CMAKE_MLIR_COMPILER> <FLAGS> --gpucc-rt=static <CMAKE_MLIR_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
 set(CMAKE_SHARED_LIBRARY_CREATE_MLIR_FLAGS "-shared")
 set(CMAKE_SHARED_LIBRARY_SONAME_MLIR_FLAG "-Wl,-soname,")
 set(CMAKE_MLIR_CREATE_SHARED_LIBRARY
-  "<CMAKE_MLIR_COMPILER> <FLAGS> <CMAKE_SHARED_LIBRARY_CREATE_MLIR_FLAGS> <LINK_FLAGS> <SONAME_FLAG><TARGET_SONAME> -o <TARGET> <OBJECTS> <LINK_LIBRARIES>")
+  "<CMAKE_MLIR_COMPILER> <FLAGS> <CMAKE_SHARED_LIBRARY_CREATE_MLIR_FLAGS> --gpucc-rt=static <LINK_FLAGS> <SONAME_FLAG><TARGET_SONAME> -o <TARGET> <OBJECTS> <LINK_LIBRARIES>")
 set(CMAKE_MLIR_CREATE_SHARED_MODULE "${CMAKE_MLIR_CREATE_SHARED_LIBRARY}")
 set(CMAKE_SHARED_MODULE_CREATE_MLIR_FLAGS "-shared")
 
