@@ -17,13 +17,14 @@
  *   __nv_<fn> (libdevice) -> <fn> from libm (powi, rsqrt: defined here)
  *   addrspace(3) globals (workgroup memory) -> slices of ctx->shared
  *
- * Each kernel K then gets two entry points: K__gpucc_thread runs one thread;
- * K__gpucc_block runs a whole block as loops over its threads that LLVM can
- * vectorize, built by host_regions.c (rounds between barriers; one round for
- * a kernel without any), or as plain nested loops where that cannot be done
- * for a kernel whose threads never wait for one another. A kernel that
- * synchronizes and cannot be split has no block entry: its threads run on
- * fibers. Address space 3 stays in the IR: x86 treats it as ordinary memory.
+ * Each kernel K then gets one entry point. K__gpucc_block runs a whole block
+ * as loops over its threads that LLVM can vectorize, built by host_regions.c
+ * (rounds between barriers; one round for a kernel without any), or as plain
+ * nested loops where that cannot be done for a kernel whose threads never
+ * wait for one another. A kernel that synchronizes and cannot be split gets
+ * K__gpucc_thread instead, which runs one thread: its threads run on fibers.
+ * Never both: a second entry would be a second inlined copy of the kernel
+ * for LLVM to optimize and compile, dead at run time. Address space 3 stays in the IR: x86 treats it as ordinary memory.
  *
  * Device functions that read ids, synchronize or use workgroup memory get
  * the ctx too, and those that synchronize are inlined into the kernels
@@ -711,10 +712,8 @@ int host_kernels_rewrite(LLVMModuleRef mod, LLVMTargetDataRef td, const char *mo
        * `if (i < n)` lets through, and that loop is then vectorized. What
        * it cannot express keeps the plain entries. */
       const char *unused;
-      if (!host_regions_split(&rw, impls[i], names[i], &unused)) {
-        emit_thread_entry(&rw, impls[i], names[i]);
+      if (!host_regions_split(&rw, impls[i], names[i], &unused))
         emit_block_entry(&rw, impls[i], names[i]);
-      }
     } else if (callee || !host_regions_split(&rw, impls[i], names[i], &why)) {
       /* impls[i] is untouched: its threads run on fibers. */
       emit_thread_entry(&rw, impls[i], names[i]);

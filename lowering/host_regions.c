@@ -603,7 +603,6 @@ int host_regions_split(struct rewriter *rw, LLVMValueRef impl, const char *kname
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                           LLVMCreateEnumAttribute(rw->c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
 
-  regions_emit_thread_entry(rw, fn, kname, bytes, ubytes);
   if (s.lockstep)
     regions_emit_lockstep_entry(rw, fn, kname, s.nstops, ubytes, s.nguards > 0);
   else

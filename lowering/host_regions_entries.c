@@ -2,10 +2,9 @@
  *
  * The step function (host_regions.c) runs one thread from one resume point
  * to its next stop; these are the loops that drive it, the symbols the
- * runtime calls (runtime/host_abi.h):
+ * runtime calls (runtime/host_abi.h). A split kernel has no K__gpucc_thread:
+ * its block entry always runs it, so the fibers never do.
  *
- *   - K__gpucc_thread: one thread on a fiber, which waits at each stop in
- *     the runtime's barrier or shuffle;
  *   - K__gpucc_block, general: rounds over the block's threads, a loop nest
  *     per resume point, gpuccHostRound for what the generated code does not
  *     complete (shuffles, threads at different points);
@@ -45,70 +44,6 @@ static LLVMValueRef call_step(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRe
   args[first + STEP_BUSY] = busy ? busy : LLVMConstInt(LLVMInt1TypeInContext(rw->c), 0, 0);
   (void)rw;
   return LLVMBuildCall2(b, LLVMGlobalGetValueType(step), step, args, np, "code");
-}
-
-/* K__gpucc_thread for a split kernel: one thread, its scratch on its stack
- * (n = 1), and the runtime's fiber barrier and shuffle at each stop. Its
- * uniform values need no second area: a thread loads them when it resumes,
- * before it stores any at its next stop. */
-void regions_emit_thread_entry(struct rewriter *rw, LLVMValueRef step, const char *kname,
-                               uint64_t bytes, uint64_t ubytes) {
-  LLVMValueRef f = host_new_entry(rw, kname, GPUCC_HOST_THREAD_SUFFIX);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(rw->c, f, "entry");
-  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(rw->c, f, "loop");
-  LLVMBasicBlockRef sync = LLVMAppendBasicBlockInContext(rw->c, f, "sync");
-  LLVMBasicBlockRef shfl = LLVMAppendBasicBlockInContext(rw->c, f, "shuffle");
-  LLVMBasicBlockRef bar = LLVMAppendBasicBlockInContext(rw->c, f, "barrier");
-  LLVMBasicBlockRef back = LLVMAppendBasicBlockInContext(rw->c, f, "next");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(rw->c, f, "done");
-  LLVMPositionBuilderAtEnd(b, entry);
-  LLVMValueRef ctx = LLVMGetParam(f, 1);
-  LLVMValueRef *args = xcalloc(LLVMCountParams(step), sizeof *args);
-  args[0] = ctx;
-  unpack(rw, b, step, LLVMGetParam(f, 0), args);
-  LLVMValueRef buf = LLVMBuildArrayAlloca(b, LLVMInt8TypeInContext(rw->c),
-                                          LLVMConstInt(rw->i64, bytes, 0), "scratch");
-  LLVMSetAlignment(buf, 64);
-  LLVMValueRef ubuf = LLVMBuildArrayAlloca(b, LLVMInt8TypeInContext(rw->c),
-                                           LLVMConstInt(rw->i64, ubytes ? ubytes : 1, 0), "uniform");
-  LLVMSetAlignment(ubuf, 16);
-  LLVMBuildBr(b, loop);
-  LLVMPositionBuilderAtEnd(b, loop);
-  LLVMValueRef r = LLVMBuildPhi(b, rw->i32, "resume");
-  LLVMValueRef zero = LLVMConstInt(rw->i32, 0, 0), one = LLVMConstInt(rw->i32, 1, 0);
-  LLVMAddIncoming(r, &zero, &entry, 1);
-  LLVMValueRef code = call_step(rw, b, step, args, zero, one, buf, r, ubuf, ubuf, 0, NULL);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, code, zero, ""), done, sync);
-  LLVMPositionBuilderAtEnd(b, sync);
-  LLVMBuildCondBr(b, LLVMBuildTrunc(b, code, LLVMInt1TypeInContext(rw->c), ""), shfl, bar);
-  LLVMPositionBuilderAtEnd(b, shfl);
-  LLVMValueRef lane = LLVMBuildGEP2(b, LLVMInt8TypeInContext(rw->c), buf,
-                                    (LLVMValueRef[]){LLVMConstInt(rw->i64, 8, 0)}, 1, "");
-  LLVMValueRef sargs[5] = {ctx};
-  for (unsigned k = 0; k < 4; k++) {
-    LLVMValueRef o = LLVMConstInt(rw->i64, 4 * k, 0);
-    sargs[k + 1] = LLVMBuildLoad2(b, rw->i32, LLVMBuildGEP2(b, LLVMInt8TypeInContext(rw->c), lane, &o, 1, ""), "");
-  }
-  LLVMTypeRef sp[5] = {rw->ptr, rw->i32, rw->i32, rw->i32, rw->i32};
-  LLVMValueRef sfn = host_declare(rw, "gpuccHostShuffle", rw->i64, sp, 5);
-  LLVMValueRef res = LLVMBuildCall2(b, LLVMGlobalGetValueType(sfn), sfn, sargs, 5, "");
-  LLVMValueRef ro = LLVMConstInt(rw->i64, LANE_RESULT_OFFSET, 0);
-  LLVMBuildStore(b, res, LLVMBuildGEP2(b, LLVMInt8TypeInContext(rw->c), lane, &ro, 1, ""));
-  LLVMBuildBr(b, back);
-  LLVMPositionBuilderAtEnd(b, bar);
-  LLVMTypeRef bp = rw->ptr;
-  LLVMValueRef bfn = host_declare(rw, "gpuccHostBarrier", LLVMVoidTypeInContext(rw->c), &bp, 1);
-  LLVMBuildCall2(b, LLVMGlobalGetValueType(bfn), bfn, &ctx, 1, "");
-  LLVMBuildBr(b, back);
-  LLVMPositionBuilderAtEnd(b, back);
-  LLVMValueRef next = LLVMBuildLShr(b, code, one, "");
-  LLVMAddIncoming(r, &next, &back, 1);
-  LLVMBuildBr(b, loop);
-  LLVMPositionBuilderAtEnd(b, done);
-  LLVMBuildRetVoid(b);
-  free(args);
-  LLVMDisposeBuilder(b);
 }
 
 /* K__gpucc_block for a split kernel: rounds over the block's threads. */

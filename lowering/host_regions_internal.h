@@ -204,11 +204,8 @@ void regions_tag_memory(struct split *s, LLVMValueRef *slot, LLVMValueRef *uslot
 
 /* --- host_regions_entries.c: the entry points around the step ------------ */
 
-/* K__gpucc_thread, and K__gpucc_block for a kernel that is or is not in
- * lockstep; bytes and ubytes as rebuild sized them, probe when the step
- * has a probe mode. */
-void regions_emit_thread_entry(struct rewriter *rw, LLVMValueRef step, const char *kname,
-                               uint64_t bytes, uint64_t ubytes);
+/* K__gpucc_block for a kernel that is or is not in lockstep; ubytes as
+ * rebuild sized it, probe when the step has a probe mode. */
 void regions_emit_block_entry(struct rewriter *rw, LLVMValueRef step, const char *kname,
                               size_t nstops);
 void regions_emit_lockstep_entry(struct rewriter *rw, LLVMValueRef step, const char *kname,

@@ -300,8 +300,8 @@ static int host_module_function(void *module, const char *name, void **function,
   const uint64_t *scratch = host_symbol(m, name, GPUCC_HOST_SCRATCH_SUFFIX);
   f->kernel.scratch_bytes = scratch && f->kernel.block ? *scratch : 0;
   const char *why = host_symbol(m, name, GPUCC_HOST_FIBERS_SUFFIX);
-  if (!f->kernel.thread || !f->params) {
-    int found = f->kernel.thread != NULL;
+  if ((!f->kernel.thread && !f->kernel.block) || !f->params) {
+    int found = f->kernel.thread || f->kernel.block;
     free(f), free(copy);
     pthread_mutex_unlock(&m->lock);
     if (found)

@@ -7,10 +7,6 @@
  * A `host` object in the fat binary is an x86-64 ELF shared object. For each
  * kernel K of the gpu.module it exports:
  *
- *   void K__gpucc_thread(void **params, struct gpucc_host_ctx *ctx);
- *       Runs one GPU thread: ctx->tid/ctaid/ntid/nctaid/shared/sched are set
- *       by the caller; it calls gpuccHostBarrier and gpuccHostShuffle to
- *       wait for the other threads. Always present.
  *   void K__gpucc_block(void **params, struct gpucc_host_ctx *ctx);
  *       Runs every thread of the block ctx->ctaid (ctx->tid is ignored),
  *       synchronizing them itself: the compiler split the kernel at its
@@ -20,8 +16,12 @@
  *       thread reserved) at offset 0, the lane records (struct
  *       gpucc_host_lane) at 8 * n, then the kernel's own state; it calls
  *       gpuccHostRound between rounds.
- *       Absent when the compiler could not do that (see K__gpucc_fibers);
- *       the runtime then runs K__gpucc_thread on fibers.
+ *       Absent when the compiler could not do that (see K__gpucc_fibers).
+ *   void K__gpucc_thread(void **params, struct gpucc_host_ctx *ctx);
+ *       Runs one GPU thread: ctx->tid/ctaid/ntid/nctaid/shared/sched are set
+ *       by the caller; it calls gpuccHostBarrier and gpuccHostShuffle to
+ *       wait for the other threads. Present exactly when K__gpucc_block is
+ *       not: the runtime runs the block's threads on fibers with it.
  *   const uint32_t K__gpucc_params[];
  *       The number of kernel parameters, then the size in bytes of each:
  *       what the runtime copies when a launch is queued on a stream (the
@@ -50,7 +50,7 @@
 
 #include <stdint.h>
 
-#define GPUCC_HOST_ABI_VERSION 4u
+#define GPUCC_HOST_ABI_VERSION 5u
 /* Threads that shuffle with each other: gpu.shuffle works within groups of
  * this many consecutive (linearized) thread ids, as a warp does on NVIDIA. */
 #define GPUCC_HOST_SUBGROUP_SIZE 32u

@@ -629,7 +629,7 @@ static const struct rt_test tests[] = {
      run_abi_mismatch,
      1,
      {"gpucc: runtime error: mgpuModuleGetFunction: host object has ABI version 99, this "
-      "runtime needs 4 (rebuild the program)\n"},
+      "runtime needs 5 (rebuild the program)\n"},
      {"continued"},
      0},
     {"log",
