@@ -9,6 +9,7 @@
  * what is compiled goes to both. */
 #include "cache.h"
 
+#include "cache_stats.h"
 #include "diag.h"
 #include "fatbin.h"
 #include "remote_cache.h"
@@ -46,13 +47,10 @@ static int mkdirs(const char *path) {
   return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-int cache_open(int want) {
-  enabled = remote = 0;
-  if (!want)
-    return -1;
+const char *cache_directory(void) {
   const char *env = getenv("GPUCC_CACHE_DIR");
   if (env && !*env)
-    return -1;
+    return NULL;
   if (env)
     snprintf(dir, sizeof dir, "%s", env);
   else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME"))
@@ -60,6 +58,22 @@ int cache_open(int want) {
   else if (getenv("HOME") && *getenv("HOME"))
     snprintf(dir, sizeof dir, "%s/.cache/gpucc", getenv("HOME"));
   else
+    return NULL;
+  return dir;
+}
+
+/* This run's hits and misses go to the statistics once, at exit, by the
+ * process that opened the cache (not by a job child that exits). */
+static pid_t opener;
+
+static void record_stats(void) {
+  if (enabled && getpid() == opener)
+    cache_stats_flush(dir);
+}
+
+int cache_open(int want) {
+  enabled = remote = 0;
+  if (!want || !cache_directory())
     return -1;
   if (mkdirs(dir) != 0) {
     diag_warning("cannot create the cache directory '%s': %s (compiling without cache)", dir,
@@ -67,6 +81,9 @@ int cache_open(int want) {
     return -1;
   }
   enabled = 1;
+  if (!opener)
+    atexit(record_stats);
+  opener = getpid();
   /* Remote entries are always stored locally: no local cache, no remote. */
   remote = remote_cache_open() == 0;
   return 0;
@@ -284,6 +301,45 @@ static int store_local(const char *src, const char *path) {
   return rc;
 }
 
+/* The entries ("<key>.<part>") this run took from the remote cache: their
+ * local hits are remote hits, for -v and the statistics. A set by open
+ * addressing (FNV-1a): a program may have thousands of cells. */
+static char **from_remote;
+static size_t from_remote_cap, from_remote_n;
+
+static size_t remote_slot(char **set, size_t cap, const char *name) {
+  uint64_t h = 14695981039346656037ull;
+  for (const char *c = name; *c; c++)
+    h = (h ^ (unsigned char)*c) * 1099511628211ull;
+  for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
+    if (!set[i] || !strcmp(set[i], name))
+      return i;
+}
+
+static void remember_remote(const char *name) {
+  if (2 * (from_remote_n + 1) > from_remote_cap) {
+    size_t cap = from_remote_cap ? 2 * from_remote_cap : 64;
+    char **set = calloc(cap, sizeof *set);
+    if (!set)
+      return; /* the hit is reported as local: nothing else depends on it */
+    for (size_t i = 0; i < from_remote_cap; i++)
+      if (from_remote[i])
+        set[remote_slot(set, cap, from_remote[i])] = from_remote[i];
+    free(from_remote);
+    from_remote = set;
+    from_remote_cap = cap;
+  }
+  size_t i = remote_slot(from_remote, from_remote_cap, name);
+  if (!from_remote[i] && (from_remote[i] = strdup(name)))
+    from_remote_n++;
+}
+
+int cache_from_remote(const char *key, const char *part) {
+  char name[CACHE_KEY_SIZE + 16];
+  entry_name(name, sizeof name, key, part);
+  return from_remote_cap && from_remote[remote_slot(from_remote, from_remote_cap, name)];
+}
+
 /* A local miss: the remote's entry, verified by its own checksum, is stored
  * here like a compiled one. */
 static int fetch_remote(const char *key, const char *part, const char *path) {
@@ -295,8 +351,15 @@ static int fetch_remote(const char *key, const char *part, const char *path) {
   snprintf(got, sizeof got, "%s.remote.%ld", path, (long)getpid());
   int ok = remote_cache_get(name, got) == 0 && store_local(got, path) == 0;
   unlink(got);
+  if (ok)
+    remember_remote(name);
   return ok;
 }
+
+/* Statistics count a (gpu.module, target) cell by its device file and a
+ * host object by itself; a finished object ("lnk") goes with its device
+ * file. */
+static int counted_part(const char *part) { return strcmp(part, "lnk") != 0; }
 
 /* Reads the whole entry, so that a damaged one is found while the build can
  * still compile instead. */
@@ -332,6 +395,8 @@ int cache_fetch(const char *key, const char *part, const char *dest) {
   free(data);
   if (rc == 0)
     utimensat(AT_FDCWD, path, NULL, 0); /* most recently used now */
+  if (rc == 0 && counted_part(part))
+    cache_stats_count(cache_from_remote(key, part) ? CACHE_HIT_REMOTE : CACHE_HIT_LOCAL);
   return rc;
 }
 
@@ -340,6 +405,8 @@ void cache_store(const char *key, const char *part, const char *src) {
     return;
   char sub[PATH_MAX + 8], path[PATH_MAX + 128];
   snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
+  if (counted_part(part))
+    cache_stats_count(CACHE_MISS); /* compiled: nothing served it */
   if (mkdir(sub, 0755) != 0 && errno != EEXIST)
     return;
   entry_path(path, sizeof path, key, part);
@@ -382,16 +449,9 @@ static int is_entry(const char *shard, const char *name) {
          name[0] == shard[0] && name[1] == shard[1];
 }
 
-void cache_trim(void) {
-  if (!enabled)
-    return;
-  unsigned long long limit = 1ull << 30;
-  const char *env = getenv("GPUCC_CACHE_SIZE");
-  if (env && strtoull(env, NULL, 10) > 0)
-    limit = strtoull(env, NULL, 10);
-  struct cached_file *files = NULL;
-  size_t n = 0, cap = 0;
-  unsigned long long total = 0;
+/* Calls fn on every entry file of the cache (regular files only). */
+static void each_entry_file(void (*fn)(const char *path, const char *name, const struct stat *st, void *ud),
+                            void *ud) {
   DIR *top = opendir(dir);
   if (!top)
     return;
@@ -408,32 +468,109 @@ void cache_trim(void) {
     while ((e = readdir(sd))) {
       if (!is_entry(d->d_name, e->d_name))
         continue;
-      if (n == cap) {
-        cap = cap ? cap * 2 : 256;
-        struct cached_file *g = realloc(files, cap * sizeof *g);
-        if (!g)
-          break;
-        files = g;
-      }
-      struct cached_file *f = &files[n];
-      snprintf(f->path, sizeof f->path, "%s/%s", sub, e->d_name);
+      char path[PATH_MAX + 300];
       struct stat st;
-      if (lstat(f->path, &st) != 0 || !S_ISREG(st.st_mode))
-        continue;
-      f->mtime = st.st_mtime;
-      f->size = st.st_size;
-      total += (unsigned long long)st.st_size;
-      n++;
+      snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+      if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        fn(path, e->d_name, &st, ud);
     }
     closedir(sd);
   }
   closedir(top);
-  if (total > limit) {
-    /* Down to 90% so that the next builds do not trim again at once. */
-    qsort(files, n, sizeof *files, older_first);
-    for (size_t i = 0; i < n && total > limit / 10 * 9; i++)
-      if (unlink(files[i].path) == 0)
-        total -= (unsigned long long)files[i].size;
+}
+
+unsigned long long cache_size_limit(void) {
+  const char *env = getenv("GPUCC_CACHE_SIZE");
+  if (env && strtoull(env, NULL, 10) > 0)
+    return strtoull(env, NULL, 10);
+  return 1ull << 30;
+}
+
+struct file_list {
+  struct cached_file *files;
+  size_t n, cap;
+  unsigned long long total;
+};
+
+static void collect(const char *path, const char *name, const struct stat *st, void *ud) {
+  (void)name;
+  struct file_list *l = ud;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 256;
+    struct cached_file *g = realloc(l->files, cap * sizeof *g);
+    if (!g)
+      return;
+    l->files = g;
+    l->cap = cap;
   }
-  free(files);
+  struct cached_file *f = &l->files[l->n++];
+  snprintf(f->path, sizeof f->path, "%s", path);
+  f->mtime = st->st_mtime;
+  f->size = st->st_size;
+  l->total += (unsigned long long)st->st_size;
+}
+
+void cache_trim(void) {
+  if (!enabled)
+    return;
+  unsigned long long limit = cache_size_limit();
+  struct file_list l = {0};
+  each_entry_file(collect, &l);
+  if (l.total > limit) {
+    /* Down to 90% so that the next builds do not trim again at once. */
+    qsort(l.files, l.n, sizeof *l.files, older_first);
+    for (size_t i = 0; i < l.n && l.total > limit / 10 * 9; i++)
+      if (unlink(l.files[i].path) == 0)
+        l.total -= (unsigned long long)l.files[i].size;
+  }
+  free(l.files);
+}
+
+/* An entry is counted by its device file or host object: "<key>.dev",
+ * "<key>.host" (a "lnk" goes with a "dev"; temp names are not entries). */
+static void count_usage(const char *path, const char *name, const struct stat *st, void *ud) {
+  (void)path;
+  struct cache_usage *u = ud;
+  const char *part = name + CACHE_KEY_SIZE;
+  u->entries += !strcmp(part, "dev") || !strcmp(part, "host");
+  u->files++;
+  u->bytes += (unsigned long long)st->st_size;
+}
+
+void cache_usage(struct cache_usage *u) {
+  memset(u, 0, sizeof *u);
+  if (cache_directory())
+    each_entry_file(count_usage, u);
+}
+
+struct clearing {
+  struct cache_usage removed;
+  int failed;
+};
+
+static void remove_entry(const char *path, const char *name, const struct stat *st, void *ud) {
+  struct clearing *c = ud;
+  if (unlink(path) == 0)
+    count_usage(path, name, st, &c->removed);
+  else if (errno != ENOENT)
+    c->failed = 1;
+}
+
+int cache_clear(struct cache_usage *removed) {
+  struct clearing c = {{0}, 0};
+  if (cache_directory()) {
+    each_entry_file(remove_entry, &c);
+    /* Empty shards go too; one that another gpucc is filling stays. */
+    DIR *top = opendir(dir);
+    for (struct dirent *d; top && (d = readdir(top));) {
+      char sub[PATH_MAX + 8];
+      snprintf(sub, sizeof sub, "%s/%.2s", dir, d->d_name);
+      if (is_shard(d->d_name))
+        rmdir(sub);
+    }
+    if (top)
+      closedir(top);
+  }
+  *removed = c.removed;
+  return c.failed ? -1 : 0;
 }

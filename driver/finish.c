@@ -1,22 +1,52 @@
 /* finish.c: what happens after the jobs ran: intermediate stages asked for
  * with --emit= (or -S) are copied out of the temp directory under their
- * final names, and -MD's depfile is written. Every output is written to a
- * temp name beside it and renamed into place. */
+ * final names, -MD's depfile is written, and -save-temps copies the
+ * intermediates out. Every output is written to a temp name beside it and
+ * renamed into place (plan_commit) once the whole run has succeeded. */
 #include "job.h"
 
 #include "diag.h"
 #include "tmp.h"
 #include "xstr.h"
 
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+void plan_defer_commit(struct plan *p, const char *tmp, const char *dest) {
+  const char **t = realloc(p->commit_tmp, (p->ncommits + 1) * sizeof *t);
+  if (!t)
+    BUG("out of memory");
+  p->commit_tmp = t;
+  const char **d = realloc(p->commit_dest, (p->ncommits + 1) * sizeof *d);
+  if (!d)
+    BUG("out of memory");
+  p->commit_dest = d;
+  /* Copies: callers free their names (the temp name stays registered). */
+  p->commit_tmp[p->ncommits] = xasprintf("%s", tmp);
+  p->commit_dest[p->ncommits++] = xasprintf("%s", dest);
+}
 
+int plan_commit(struct plan *p) {
+  for (size_t i = 0; i < p->ncommits; i++) {
+    if (tmp_commit(p->commit_tmp[i], p->commit_dest[i]) == 0)
+      continue;
+    /* All or nothing: the ones in place already go (the temp names left
+     * are removed at exit). */
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(p->commit_dest[k], "-") != 0)
+        unlink(p->commit_dest[k]);
+    return -1;
+  }
+  p->ncommits = 0;
+  return 0;
+}
 
-/* Copies src to dest through a temp file and a rename. */
-static int publish(const char *src, const char *dest) {
+/* Copies src to dest through a temp file, renamed at the end (plan_commit). */
+static int publish(struct plan *p, const char *src, const char *dest) {
   void *data;
   size_t size;
   if (tmp_read_file(src, &data, &size) != 0)
@@ -25,7 +55,7 @@ static int publish(const char *src, const char *dest) {
   int rc = t ? tmp_write_file(t, data, size) : -1;
   free(data);
   if (rc == 0)
-    rc = tmp_commit(t, dest);
+    plan_defer_commit(p, t, dest);
   return rc;
 }
 
@@ -103,7 +133,7 @@ static int emit_outputs(struct plan *p) {
     if (!files[i].src)
       rc = diag_error("no %s for '%s' (is ptxas installed?)", "object", files[i].dest);
     else
-      rc = publish(files[i].src, o->output ? o->output : files[i].dest);
+      rc = publish(p, files[i].src, o->output ? o->output : files[i].dest);
   }
   for (size_t i = 0; i < n; i++)
     free(files[i].dest);
@@ -160,9 +190,9 @@ static int write_depfile(struct plan *p, const char *out, const char *only) {
     free(path);
     return diag_error("cannot write depfile '%s'", t);
   }
-  int rc = tmp_commit(t, path);
+  plan_defer_commit(p, t, path); /* renamed with the other outputs */
   free(path);
-  return rc;
+  return 0;
 }
 
 int plan_finish(struct plan *p) {
@@ -183,4 +213,86 @@ int plan_finish(struct plan *p) {
                     : o->mode == MODE_COMPILE && p->nunits ? p->units[0].obj_final
                                                            : "a.out";
   return write_depfile(p, out, NULL);
+}
+
+/* The gcc-style base of unit u's intermediates (see plan_save_temps). */
+static char *temps_base(const struct plan *p, const struct unit *u) {
+  const struct options *o = p->opts;
+  if (o->mode == MODE_COMPILE && u->obj_final)
+    return xstem(u->obj_final);
+  if (o->mode != MODE_LINK || (o->output && !strcmp(o->output, "-")))
+    return xstem(u->input);
+  char *out = xstem(o->output ? o->output : "a.out");
+  if (p->nunits == 1)
+    return out;
+  char *in = xstem(u->input);
+  char *both = xasprintf("%s-%s", out, in);
+  free(out);
+  free(in);
+  return both;
+}
+
+/* Copies one intermediate, when the run made it, to dir/name; name is
+ * freed. */
+static int save_temp(const char *src, const char *dir, char *name) {
+  int rc = 0;
+  if (src && access(src, F_OK) == 0) {
+    char *dest = xasprintf("%s%s", dir, name);
+    void *data;
+    size_t size;
+    const char *t = NULL;
+    rc = tmp_read_file(src, &data, &size);
+    if (rc == 0) {
+      t = tmp_output_path(dest);
+      rc = t ? tmp_write_file(t, data, size) : -1;
+      free(data);
+    }
+    if (rc == 0)
+      rc = tmp_commit(t, dest);
+    free(dest);
+  }
+  free(name);
+  return rc;
+}
+
+int plan_save_temps(struct plan *p) {
+  const struct options *o = p->opts;
+  char *dir = xasprintf("%s", "");
+  if (o->save_temps_to == 2 && o->output && strcmp(o->output, "-") != 0 && strchr(o->output, '/')) {
+    char *copy = xasprintf("%s", o->output);
+    free(dir);
+    dir = xasprintf("%s/", dirname(copy));
+    free(copy);
+  }
+  int rc = 0;
+  for (size_t ui = 0; ui < p->nunits && rc == 0; ui++) {
+    const struct unit *u = &p->units[ui];
+    char *base = temps_base(p, u);
+    for (size_t m = 0; m < u->nmodules && u->cells && rc == 0; m++) {
+      char *part = xfile_part(unit_module(u, m));
+      for (size_t t = 0; t < o->ntargets && rc == 0; t++) {
+        const struct target *tg = &o->targets[t];
+        const struct target_kind *k = tg->info->kind;
+        const struct cell *c = unit_cell(u, o->ntargets, m, t);
+        rc = save_temp(c->device_path, dir, xasprintf("%s-%s-%s%s", base, part, tg->id, k->device_suffix));
+        if (rc == 0 && k->finished_suffix)
+          rc = save_temp(c->finished_path, dir,
+                         xasprintf("%s-%s-%s%s", base, part, tg->id, k->finished_suffix));
+      }
+      if (rc == 0 && u->blob_paths)
+        rc = save_temp(u->blob_paths[m], dir, xasprintf("%s-%s.gpucc-fatbin", base, part));
+      if (rc == 0 && u->blob_obj_paths)
+        rc = save_temp(u->blob_obj_paths[m], dir, xasprintf("%s-%s.fatbin.o", base, part));
+      free(part);
+    }
+    for (size_t t = 0; t < o->ntargets && u->lib_paths && rc == 0; t++)
+      if (o->targets[t].info->kind->finished_suffix)
+        rc = save_temp(u->lib_paths[t], dir, xasprintf("%s-%s%s", base, o->targets[t].id,
+                                                       o->targets[t].info->kind->finished_suffix));
+    if (rc == 0)
+      rc = save_temp(u->host_obj_path, dir, xasprintf("%s.host.o", base));
+    free(base);
+  }
+  free(dir);
+  return rc;
 }

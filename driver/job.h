@@ -105,6 +105,7 @@ struct job {
   char **argv;  /* JOB_TOOL, JOB_LINK */
   struct unit *unit;
   size_t target; /* JOB_DEVICE, JOB_BUNDLE: index into options.targets */
+  const char *target_id; /* JOB_TOOL finishing a target's objects: that target (-ftime-report) */
   size_t module; /* JOB_BUNDLE */
   struct module_range range; /* JOB_DEVICE: the gpu.modules it compiles */
   const char *commit_from, *commit_to; /* renamed into place on success */
@@ -137,7 +138,29 @@ struct plan {
   struct device_part *parts; /* --bundle: the .gpucc-device inputs, opened */
   size_t nparts;
   int usage_error; /* plan_build failed on options that do not go together: exit 2 */
+  /* Outputs made, renamed into place by plan_commit: [i] from tmp to dest. */
+  const char **commit_tmp, **commit_dest;
+  size_t ncommits;
 };
+
+/* Outputs are renamed into place only when the whole run succeeded: jobs
+ * and plan_finish record each finished output here, and main calls
+ * plan_commit when no error was reported (a warning that -Werror makes an
+ * error included, which may come after the output is made: a remote cache
+ * refusing a PUT). On any other way out the temp names are removed, so a
+ * non-zero exit never leaves an output behind. */
+void plan_defer_commit(struct plan *p, const char *tmp, const char *dest);
+/* Renames every recorded output into place, in order. Returns 0, or -1
+ * (reported) after removing the ones already renamed. */
+int plan_commit(struct plan *p);
+
+/* gcc's -save-temps: copies the run's intermediate files (device files,
+ * finished objects, fat binaries, host objects) that exist into the
+ * current directory (-save-temps=obj: the output's), with gcc-style names:
+ * "<base>-<gpu.module>-<target>.<suffix>", where base is the output's name
+ * without suffix when linking one MLIR input, "<output>-<input>" for
+ * several, and the input's name with -c or --emit=. Returns 0 or -1. */
+int plan_save_temps(struct plan *p);
 
 /* After a successful run: copies the stage asked for with --emit=/-S to its
  * output(s), and writes the depfile of -MD. Returns 0 or -1 (reported). */
@@ -150,8 +173,11 @@ void plan_print(const struct plan *p);
 /* Runs the jobs, device jobs, host code and tools up to -j at once
  * (in-process jobs in forked children, so an LLVM fatal error ends only its
  * job), each as soon as its dependencies are done; the link, which depends
- * on every other job, runs last. At the first failure the running jobs are
- * killed and waited for. Returns 0 or -1 (reported). */
+ * on every other job, runs last. Under make's jobserver every child job
+ * beside the first holds one of make's tokens (jobserver.h). Children read
+ * /dev/null and write into a file that is printed whole when they end. At
+ * the first failure the running jobs are killed and waited for. Returns 0
+ * or -1 (reported). */
 int plan_run(struct plan *p);
 
 #endif

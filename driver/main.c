@@ -5,15 +5,20 @@
  * (interrupt.c). Everything runs on a thread with a large stack (stack.h):
  * deeply nested input must not overflow MLIR's recursive parser. */
 #include "cache.h"
+#include "cache_stats.h"
 #include "crash.h"
 #include "diag.h"
 #include "interrupt.h"
+#include "jobserver.h"
 #include "program.h"
 #include "job.h"
 #include "lowering.h"
 #include "options.h"
+#include "progress.h"
+#include "queries.h"
 #include "response_file.h"
 #include "stack.h"
+#include "time_report.h"
 #include "tmp.h"
 
 #include <stdio.h>
@@ -63,6 +68,17 @@ static int gpucc_main(void *p) {
       printf("build %s\n", cache_compiler_id());
     return 0;
   }
+  if (o.list_gpu_arch) {
+    query_list_gpu_arch();
+    return 0;
+  }
+  if (o.print_file_name) {
+    query_print_file_name(o.print_file_name);
+    return 0;
+  }
+  if (o.cache_clear || o.cache_zero_stats || o.cache_stats)
+    return cache_stats_command(o.cache_clear, o.cache_zero_stats, o.cache_stats);
+  diag_set_caret(!o.no_caret);
   if (o.ninputs == 0) {
     diag_error("no input files");
     return 2;
@@ -86,14 +102,17 @@ static int gpucc_main(void *p) {
   lowering_set_verbose(o.verbose);
   diag_set_color(o.color == COLOR_ALWAYS ? 1 : o.color == COLOR_NEVER ? 0 : -1);
   tmp_set_keep(o.save_temps);
+  progress_init(!o.verbose);
+  time_report_init(o.time_report && !o.dry_run);
 
-  double t0 = now();
+  double t0 = now(), cpu0 = time_report_cpu_self();
   if (frontend_init() != 0)
     return 1;
   struct plan plan;
   int rc = plan_build(&plan, &o);
   if (o.verbose)
     fprintf(stderr, "gpucc: %.3f s  parse, verify and normalize inputs\n", now() - t0);
+  time_report_add("parse, verify and normalize", NULL, now() - t0, time_report_cpu_self() - cpu0);
   if (interrupt_pending())
     interrupt_exit();
   crash_set_stage("running jobs", o.output ? o.output : "the command line");
@@ -104,7 +123,16 @@ static int gpucc_main(void *p) {
       plan_print(&plan);
     else if ((rc = plan_run(&plan)) == 0)
       rc = plan_finish(&plan);
+    /* gcc keeps the intermediates of a failed compilation too. */
+    if (o.save_temps_to && !o.syntax_only && !o.dry_run && plan_save_temps(&plan) != 0)
+      rc = -1;
+    /* Outputs only now, when nothing failed: a warning that -Werror makes
+     * an error may come after the output is made (a remote cache refusing
+     * the objects), and a non-zero exit never leaves one. */
+    if (rc == 0 && diag_error_count() == 0 && !interrupt_pending())
+      rc = plan_commit(&plan);
   }
+  time_report_print();
   if (interrupt_pending())
     interrupt_exit();
   if (crash_happened())
@@ -121,6 +149,9 @@ static int gpucc_main(void *p) {
 }
 
 int main(int argc, char **argv) {
+  /* First: make's jobserver descriptors must be looked at before anything
+   * opens a file that could take their numbers. */
+  jobserver_init();
   diag_set_program("gpucc");
   tmp_init();
   struct args a = {argc, argv};

@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include "diag.h"
+#include "environment.h"
 #include "fatbin.h"
 #include "lowering.h"
 #include "native.h"
@@ -21,11 +22,15 @@ enum opt_id {
   OPT_JOBS, OPT_COLOR, OPT_COLOR_FLAG, OPT_NO_COLOR, OPT_NO_CACHE, OPT_WERROR, OPT_HELP,
   OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN, OPT_GPUCC_RT, OPT_FP_CONTRACT,
   OPT_FMAD,
+  OPT_LIST_GPU_ARCH, OPT_PRINT_FILE_NAME, OPT_CACHE_STATS, OPT_CACHE_CLEAR, OPT_CACHE_ZERO_STATS,
+  OPT_NO_CARET,
   OPT_RUNTIME_VERIFICATION,
   OPT_ENTRY,
   OPT_ENTRY_RESULT,
   OPT_DUMP_VERSION,
   OPT_SYNTAX_ONLY,
+  OPT_SAVE_TEMPS_GCC,
+  OPT_TIME_REPORT,
 };
 
 enum opt_form {
@@ -83,8 +88,15 @@ static const struct opt_spec table[] = {
     {OPT_MMD, "-MMD", FORM_FLAG, NULL, "same as -MD (MLIR inputs have no system headers)"},
     {OPT_MF, "-MF", FORM_SEPARATE, "<file>", "name of the depfile (default: the output with .d)"},
     {OPT_MT, "-MT", FORM_SEPARATE, "<target>", "target named in the depfile (default: the output)"},
-    {OPT_JOBS, "-j", FORM_SEPARATE, "<n>", "run up to <n> device jobs at once (default: number of cores)"},
+    {OPT_JOBS, "-j", FORM_SEPARATE, "<n>",
+     "run up to <n> device jobs at once (default: number of cores); under make -jN, each job beyond "
+     "the first also takes a token of make's jobserver (MAKEFLAGS --jobserver-auth), so that the "
+     "whole build runs N"},
     {OPT_NO_CACHE, "--no-cache", FORM_FLAG, NULL, "do not use the device object cache ($GPUCC_CACHE_DIR)"},
+    {OPT_CACHE_STATS, "--cache-stats", FORM_FLAG, NULL,
+     "print the cache's statistics (hits, local and remote, misses), entries and size on disk, as ccache -s"},
+    {OPT_CACHE_CLEAR, "--cache-clear", FORM_FLAG, NULL, "remove every entry of the cache, as ccache -C"},
+    {OPT_CACHE_ZERO_STATS, "--cache-zero-stats", FORM_FLAG, NULL, "zero the cache's statistics, as ccache -z"},
     {OPT_DEVICE_ONLY, "--device-only", FORM_FLAG, NULL,
      "with -c: write only the device objects of the given targets (<output>.gpucc-device)"},
     {OPT_BUNDLE, "--bundle", FORM_FLAG, NULL,
@@ -95,16 +107,34 @@ static const struct opt_spec table[] = {
     {OPT_COLOR, "-fdiagnostics-color", FORM_EQUALS, "<when>", "color diagnostics: auto (default), always, never"},
     {OPT_COLOR_FLAG, "-fdiagnostics-color", FORM_FLAG, NULL, "same as -fdiagnostics-color=always"},
     {OPT_NO_COLOR, "-fno-diagnostics-color", FORM_FLAG, NULL, "same as -fdiagnostics-color=never"},
+    {OPT_NO_CARET, "-fno-caret-diagnostics", FORM_FLAG, NULL,
+     "print located messages without their source line and caret"},
     {OPT_WERROR, "-Werror", FORM_FLAG, NULL, "treat warnings as errors"},
-    {OPT_VERBOSE, "-v", FORM_FLAG, NULL, "print each step as it runs, with its time"},
+    {OPT_VERBOSE, "-v", FORM_FLAG, NULL,
+     "print each step as it runs, with its time (without -v, when stderr is a terminal, one status "
+     "line shows the jobs done: [5/18] sm_90 kernels)"},
     {OPT_DRY_RUN, "-###", FORM_FLAG, NULL, "print the steps (shell-quoted) and run nothing"},
-    {OPT_SAVE_TEMPS, "--save-temps", FORM_FLAG, NULL, "keep intermediate files (PTX, cubins, hsacos, objects)"},
-    {OPT_SAVE_TEMPS, "-save-temps", FORM_FLAG, NULL, "the same (gcc's spelling)"},
+    {OPT_SAVE_TEMPS, "--save-temps", FORM_FLAG, NULL,
+     "keep intermediate files (PTX, cubins, hsacos, objects) in the temp directory, and print where it is"},
+    {OPT_SAVE_TEMPS_GCC, "-save-temps", FORM_FLAG, NULL,
+     "as gcc: copy the intermediate files into the current directory, named after the output (the "
+     "object with -c), gpu.module and target: prog-kernels-sm_90.ptx, prog-kernels-sm_90.cubin, "
+     "prog-kernels.gpucc-fatbin, prog.host.o"},
+    {OPT_SAVE_TEMPS_GCC, "-save-temps", FORM_EQUALS, "<where>",
+     "cwd: the same as -save-temps; obj: beside the output file"},
+    {OPT_TIME_REPORT, "-ftime-report", FORM_FLAG, NULL,
+     "at the end, print the wall and CPU time of each stage (parsing, device code per target, "
+     "tools, host code, bundling, link) to stderr"},
     {OPT_SYNTAX_ONLY, "-fsyntax-only", FORM_FLAG, NULL,
      "only read and check the inputs (parse, verify, what the targets cannot compile): no output"},
     {OPT_HELP, "--help", FORM_FLAG, NULL, "show this help"},
     {OPT_VERSION, "--version", FORM_FLAG, NULL, "show the version"},
     {OPT_DUMP_VERSION, "-dumpversion", FORM_FLAG, NULL, "print the version number alone, as gcc"},
+    {OPT_LIST_GPU_ARCH, "--list-gpu-arch", FORM_FLAG, NULL,
+     "print the targets --offload-arch takes, one per line, as nvcc"},
+    {OPT_PRINT_FILE_NAME, "-print-file-name", FORM_EQUALS, "<file>",
+     "print the full path of a file gpucc links with (libgpucc_rt.a, libgpucc_rt.so), or <file> "
+     "alone when it has none, as gcc"},
     {OPT_MAN, "--print-man-page", FORM_FLAG, NULL, "write this documentation as a man page (roff)"},
 };
 
@@ -173,10 +203,14 @@ void options_print_man(void) {
   printf(".SH TARGETS\nDefault: ");
   man_text(target_default_list);
   printf(".\n");
-  printf(".SH ENVIRONMENT\n.TP\n.B GPUCC_CACHE_DIR\ndevice object cache (empty: off)\n"
-         ".TP\n.B GPUCC_CACHE_SIZE\ncache size limit in bytes (default 1 GiB)\n"
-         ".TP\n.B CUDA_PATH, ROCM_PATH\nwhere CUDA and ROCm are\n"
-         ".TP\n.B TMPDIR\nwhere temporary files go\n");
+  printf(".SH ENVIRONMENT\n");
+  for (size_t i = 0; i < environment_variable_count; i++) {
+    printf(".TP\n.B ");
+    man_text(environment_variables[i].name);
+    printf("\n");
+    man_text(environment_variables[i].what);
+    printf("\n");
+  }
   printf(".SH EXIT STATUS\n0 success, 1 compile or tool failure, 2 usage error, 130 interrupted.\n");
   printf(".SH SEE ALSO\n.BR gpucc\\-fatbin (1)\n");
 }
@@ -405,11 +439,26 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
   case OPT_VERBOSE: o->verbose = 1; return 0;
   case OPT_DRY_RUN: o->dry_run = 1; return 0;
   case OPT_SAVE_TEMPS: o->save_temps = 1; return 0;
+  case OPT_SAVE_TEMPS_GCC:
+    if (!val || !strcmp(val, "cwd"))
+      o->save_temps_to = 1;
+    else if (!strcmp(val, "obj"))
+      o->save_temps_to = 2;
+    else
+      return diag_error("invalid argument '%s' to -save-temps= (expected cwd or obj)", val);
+    return 0;
+  case OPT_TIME_REPORT: o->time_report = 1; return 0;
   case OPT_HELP: o->print_help = 1; return 0;
   case OPT_MAN: o->print_man = 1; return 0;
   case OPT_VERSION: o->print_version = 1; return 0;
   case OPT_DUMP_VERSION: o->print_version = 2; return 0;
   case OPT_SYNTAX_ONLY: o->syntax_only = 1; return 0;
+  case OPT_LIST_GPU_ARCH: o->list_gpu_arch = 1; return 0;
+  case OPT_PRINT_FILE_NAME: o->print_file_name = val; return 0;
+  case OPT_CACHE_STATS: o->cache_stats = 1; return 0;
+  case OPT_CACHE_CLEAR: o->cache_clear = 1; return 0;
+  case OPT_CACHE_ZERO_STATS: o->cache_zero_stats = 1; return 0;
+  case OPT_NO_CARET: o->no_caret = 1; return 0;
   }
   return 0;
 }

@@ -57,7 +57,9 @@ struct options {
   int verbose;        /* -v */
   int dry_run;        /* -### */
   int syntax_only;    /* -fsyntax-only: plan_build's checks, no job */
-  int save_temps;
+  int save_temps;      /* --save-temps: keep the temp directory */
+  int save_temps_to;   /* -save-temps: copy intermediates to 1 the current directory, 2 the output's */
+  int time_report;     /* -ftime-report */
   int werror;
   int debug_info;      /* -g */
   int fp_contract;     /* -ffp-contract=: enum fp_contract, -1 when not given */
@@ -86,6 +88,10 @@ struct options {
   struct input *inputs;
   size_t ninputs;
   int print_help, print_man;
+  int list_gpu_arch;             /* --list-gpu-arch */
+  const char *print_file_name;   /* -print-file-name= */
+  int cache_stats, cache_clear, cache_zero_stats; /* --cache-stats, --cache-clear, --cache-zero-stats */
+  int no_caret;                  /* -fno-caret-diagnostics */
   int print_version; /* 1: --version, 2: -dumpversion */
 };
 

@@ -254,6 +254,7 @@ static void plan_link_modules(struct plan *p, struct unit *u, size_t t) {
   struct job *j = add_job(p, JOB_TOOL, u, xasprintf("%s: %zu gpu.module%s for %s", tg->info->kind->finish_tool,
                                                     u->nmodules, u->nmodules == 1 ? "" : "s", tg->id));
   j->argv = argv;
+  j->target_id = tg->id;
   for (size_t m = 0; m < u->nmodules; m++)
     job_in(j, unit_cell(u, o->ntargets, m, t)->device_path);
   job_out(j, u->lib_paths[t]);
@@ -412,6 +413,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
       free(shown);
       j->argv = tg->info->kind->finish_argv(&p->tc, tg, &req, c->device_path, c->finished_path);
       j->module = m;
+      j->target_id = tg->id;
       job_in(j, c->device_path);
       job_out(j, c->finished_path);
     }
@@ -606,6 +608,15 @@ static int open_parts(struct plan *p) {
   return 0;
 }
 
+/* An output that is a directory: said by its name, before anything is
+ * made (the rename at the end would name a temp file). */
+static int output_is_directory(const char *out, const char *what) {
+  struct stat st;
+  if (!out || !strcmp(out, "-") || stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
+    return 0;
+  return diag_error("cannot write %s '%s': it is a directory", what, out);
+}
+
 /* gcc's refusal: an output that is one of the inputs (the same file, by
  * device and inode) would destroy it. */
 static int output_is_input(const struct options *o, const char *out) {
@@ -635,7 +646,8 @@ static int usage_error(struct plan *p, const char *fmt, ...) {
 int plan_build(struct plan *p, const struct options *o) {
   memset(p, 0, sizeof *p);
   p->opts = o;
-  if (output_is_input(o, o->output) || output_is_input(o, o->dep_output))
+  if (output_is_input(o, o->output) || output_is_input(o, o->dep_output) ||
+      output_is_directory(o->output, "the output") || output_is_directory(o->dep_output, "depfile"))
     return -1;
   /* The depfile is written last: a folder it cannot go into is refused
    * before anything is built, not after the object is in place. */
@@ -655,7 +667,7 @@ int plan_build(struct plan *p, const struct options *o) {
     cuda |= o->targets[t].info->kind->uses_cuda;
   if (toolchain_find(&p->tc, o->cuda_path, o->rocm_path, cuda) != 0)
     return -1;
-  cache_open(o->use_cache && !o->dry_run);
+  cache_open(o->use_cache && !o->dry_run && !o->syntax_only); /* keys would never be read */
   for (size_t t = 0; t < o->ntargets; t++) {
     const struct target *tg = &o->targets[t];
     if (tg->info->kind->check && tg->info->kind->check(tg, &p->tc) != 0)
@@ -721,10 +733,19 @@ int plan_build(struct plan *p, const struct options *o) {
       size_t in = k;
       argv[k++] = (char *)o->inputs[i].arg;
       argv[k++] = "-o";
-      argv[k++] = o->output ? (char *)o->output : xasprintf("%s.o", stem);
+      /* Written under a temp name and renamed with the other outputs. */
+      const char *obj = o->output ? o->output : xasprintf("%s.o", stem);
+      const char *obj_tmp = o->dry_run ? obj : tmp_output_path(obj);
       free(stem);
+      if (!obj_tmp)
+        return -1;
+      argv[k++] = (char *)obj_tmp;
       struct job *j = add_job(p, JOB_TOOL, NULL, xasprintf("cc: %s", o->inputs[i].arg));
       j->argv = argv;
+      if (!o->dry_run) {
+        j->commit_from = obj_tmp;
+        j->commit_to = obj;
+      }
       job_in(j, argv[in]);
       job_out(j, argv[k - 1]);
     }

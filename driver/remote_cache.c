@@ -59,6 +59,21 @@ static char *hide_password(const char *url) {
   return s;
 }
 
+const char *remote_cache_shown_url(void) {
+  static char *shown;
+  const char *url = getenv("GPUCC_REMOTE_CACHE");
+  if (!url || !*url)
+    return NULL;
+  free(shown);
+  shown = hide_password(url);
+  return shown;
+}
+
+int remote_cache_read_only(void) {
+  const char *ro = getenv("GPUCC_REMOTE_CACHE_READONLY");
+  return ro && *ro && strcmp(ro, "0") != 0;
+}
+
 int remote_cache_open(void) {
   const char *url = getenv("GPUCC_REMOTE_CACHE");
   if (!url || !*url)
@@ -71,8 +86,7 @@ int remote_cache_open(void) {
   for (size_t n = strlen(base_url); n > 0 && base_url[n - 1] == '/'; n--)
     base_url[n - 1] = '\0';
   shown_url = hide_password(base_url);
-  const char *ro = getenv("GPUCC_REMOTE_CACHE_READONLY");
-  read_only = ro && *ro && strcmp(ro, "0") != 0;
+  read_only = remote_cache_read_only();
   given_up = warned = 0;
   if (strncasecmp(base_url, "http://", 7) != 0 && strncasecmp(base_url, "https://", 8) != 0) {
     give_up("not an http:// or https:// URL", NULL);

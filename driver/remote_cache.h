@@ -22,6 +22,12 @@
  * usable, -1 when there is none (or its URL is unusable: one warning). */
 int remote_cache_open(void);
 
+/* The URL GPUCC_REMOTE_CACHE names, without user:password@, or NULL when
+ * it is not set; and whether GPUCC_REMOTE_CACHE_READONLY says only read.
+ * For --cache-stats: neither opens anything. */
+const char *remote_cache_shown_url(void);
+int remote_cache_read_only(void);
+
 /* Downloads the entry `name` and writes its bytes to dest (created, or
  * truncated). Returns 0 on a verified hit; -1 on a miss, a corrupt entry or
  * any failure, with dest's content then undefined. */

@@ -1,5 +1,9 @@
 /* run.c: printing (-###) and running the job list; see job.h.
- * With -v every job is shown before it runs and its wall time after. */
+ * With -v every job is shown before it runs and its wall time after;
+ * without it, on a terminal, one status line shows how far the run is
+ * (progress.h). Each child job's output is captured and printed whole when
+ * it ends; under make's jobserver each job beside the first holds a token
+ * (jobserver.h). */
 #include "job.h"
 
 #include "cache.h"
@@ -7,12 +11,16 @@
 #include "diag.h"
 #include "fatbin.h"
 #include "interrupt.h"
+#include "jobserver.h"
 #include "program.h"
 #include "proc.h"
+#include "progress.h"
+#include "time_report.h"
 #include "tmp.h"
 #include "xstr.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +61,28 @@ static void print_job(FILE *out, const struct plan *p, const struct job *j) {
   for (size_t i = 0; i < j->nouts; i++)
     fprintf(out, " %s", j->outs[i]);
   fputc('\n', out);
+}
+
+/* -v: where a job's objects come from, "cache: hit (local)", "cache: hit
+ * (remote)" (taken from the remote cache into the local one by this run)
+ * or "cache: miss" (compiled), for device and host code. */
+static void print_cache_use(const struct plan *p, const struct job *j) {
+  const struct unit *u = j->unit;
+  const char *use = NULL;
+  if (!cache_enabled() || !u)
+    return;
+  if (j->kind == JOB_DEVICE) {
+    use = "miss";
+  } else if (j->kind == JOB_FETCH) {
+    int remote = 0;
+    for (size_t m = 0; m < u->nmodules && !remote; m++)
+      remote = cache_from_remote(unit_cell(u, p->opts->ntargets, m, j->target)->key, "dev");
+    use = remote ? "hit (remote)" : "hit (local)";
+  } else if (j->kind == JOB_HOST && u->host_key[0]) {
+    use = !u->host_cached ? "miss" : cache_from_remote(u->host_key, "host") ? "hit (remote)" : "hit (local)";
+  }
+  if (use)
+    fprintf(stderr, "gpucc: cache: %s: %s\n", use, j->what);
 }
 
 void plan_print(const struct plan *p) {
@@ -422,7 +452,7 @@ static int run_pack(struct plan *p, struct job *j) {
     rc = write_objects(p, &ob, u->obj_path, u->input, NULL, NULL);
   objects_free(&ob);
   if (rc == 0)
-    rc = tmp_commit(u->obj_path, u->obj_final);
+    plan_defer_commit(p, u->obj_path, u->obj_final);
   return rc;
 }
 
@@ -544,30 +574,112 @@ struct child_job {
 
 /* In the child, which never returns into the driver and never runs atexit
  * handlers (the temp registry belongs to the parent). Exit status 1: failed
- * and said why; 2: failed silently (the parent says so). */
+ * and said why; 2: failed silently (the parent says so). A warning made an
+ * error by -Werror fails the job too, although its work is done. */
 static int child_body(void *arg) {
   struct child_job *c = arg;
   set_crash_stage(c->p, c->j);
-  /* Tests plant a crash here (see crash.h). */
+  int errors = diag_error_count();
+  /* Tests plant a crash (or a warning) here (see crash.h). */
   if ((c->j->kind == JOB_DEVICE && crash_planted("device")) ||
       (c->j->kind == JOB_HOST && crash_planted("host")))
     raise(SIGSEGV);
   if (c->j->kind == JOB_DEVICE && crash_planted("device-trap"))
     raise(SIGTRAP);
+  if (c->j->kind == JOB_DEVICE && crash_planted("device-warning"))
+    diag_warning("planted warning in %s", c->j->what);
   int rc = run_job(c->p, c->j);
-  return rc == 0 ? 0 : diag_error_count() > 0 ? 1 : 2;
+  if (rc == 0 && diag_error_count() > errors)
+    return 1;
+  return rc == 0 ? 0 : diag_error_count() > errors ? 1 : 2;
+}
+
+/* The files running jobs write their output into: one per job running at
+ * once, reused (a build of thousands of jobs registers -j of them). */
+struct capture_pool {
+  const char **paths; /* [slot] */
+  int *busy;          /* [slot]: the job index + 1 using it, or 0 */
+  int n;
+};
+
+static const char *capture_take(struct capture_pool *cp, size_t job) {
+  int slot = 0;
+  while (slot < cp->n && cp->busy[slot])
+    slot++;
+  if (slot == cp->n) {
+    const char **np = realloc(cp->paths, (cp->n + 1) * sizeof *np);
+    int *nb = realloc(cp->busy, (cp->n + 1) * sizeof *nb);
+    if (!np || !nb)
+      BUG("out of memory");
+    cp->paths = np;
+    cp->busy = nb;
+    char name[32];
+    snprintf(name, sizeof name, "job-output-%d", cp->n);
+    cp->paths[cp->n] = tmp_path(name, ".txt");
+    cp->busy[cp->n] = 0;
+    if (!cp->paths[cp->n])
+      return NULL;
+    cp->n++;
+  }
+  cp->busy[slot] = (int)job + 1;
+  return cp->paths[slot];
+}
+
+/* Frees job's slot; returns its file (NULL when it had none). */
+static const char *capture_give_back(struct capture_pool *cp, size_t job) {
+  for (int slot = 0; slot < cp->n; slot++)
+    if (cp->busy[slot] == (int)job + 1) {
+      cp->busy[slot] = 0;
+      return cp->paths[slot];
+    }
+  return NULL;
+}
+
+static void capture_free(struct capture_pool *cp) {
+  for (int slot = 0; slot < cp->n; slot++)
+    unlink(cp->paths[slot]); /* the directory goes at exit; these already */
+  free(cp->paths);
+  free(cp->busy);
+}
+
+/* A finished job's output, whole, in one piece between the status line's
+ * updates (shown again after it unless the run is failing). */
+static void print_captured(const char *path, int failing) {
+  void *data;
+  size_t size;
+  if (!path || access(path, F_OK) != 0 || tmp_read_file(path, &data, &size) != 0)
+    return;
+  if (size) {
+    progress_hide();
+    fwrite(data, 1, size, stderr);
+    fflush(stderr);
+    if (!failing)
+      progress_restore();
+  }
+  free(data);
+}
+
+/* A tool that reads standard input ('-' among its arguments: `-x c -`) gets
+ * ours; every other job /dev/null, so none reads the terminal. */
+static int reads_stdin(const struct job *j) {
+  for (size_t i = 0; j->argv && j->argv[i]; i++)
+    if (!strcmp(j->argv[i], "-"))
+      return 1;
+  return 0;
 }
 
 /* Starts job j without waiting: device and host code in a forked child
  * (which has the parsed module already), tools with posix_spawn. */
-static int start_job(struct plan *p, struct job *j) {
+static int start_job(struct plan *p, struct job *j, const char *capture) {
+  struct spawn_io io = {capture, !reads_stdin(j)};
   if (j->kind == JOB_TOOL || j->kind == JOB_LINK)
-    return spawn_start(j->argv, NULL, j->what, &j->pid);
+    return spawn_start(j->argv, &io, j->what, &j->pid);
   struct child_job c = {p, j};
-  return spawn_fork(child_body, &c, j->what, &j->pid);
+  return spawn_fork_io(child_body, &c, &io, j->what, &j->pid);
 }
 
-/* Ends every running job with what it started (its process group). */
+/* Ends every running job with what it started (its process group), and
+ * gives make's tokens back. */
 static void kill_running(struct plan *p) {
   for (size_t i = 0; i < p->njobs; i++)
     if (p->jobs[i].state == JOB_RUNNING && p->jobs[i].pid > 0)
@@ -579,16 +691,84 @@ static void kill_running(struct plan *p) {
     spawn_end(j->pid);
     j->state = JOB_DONE;
   }
+  jobserver_release_all();
+}
+
+/* What the status line says a job does: "sm_90 kernels" for device code
+ * (the target and the gpu.module), else the job's description. */
+static void job_label(const struct plan *p, const struct job *j, char *buf, size_t n) {
+  if (j->kind != JOB_DEVICE) {
+    snprintf(buf, n, "%s", j->what);
+    return;
+  }
+  const char *target = p->opts->targets[j->target].id;
+  if (j->range.count == 1) {
+    char *shown = unit_module_shown(j->unit, j->range.first);
+    snprintf(buf, n, "%s %s", target, shown);
+    free(shown);
+  } else {
+    snprintf(buf, n, "%s %s (%zu gpu.modules)", target, j->unit->input, j->range.count);
+  }
+}
+
+/* -ftime-report's row for a job: its stage and, for work per target, the
+ * target. A tool's stage is its name ("ptxas", "cc -shared", "ld -r"). */
+static void job_report(const struct plan *p, const struct job *j, double wall, double cpu) {
+  if (!time_report_enabled())
+    return;
+  const char *target = j->target_id;
+  char tool[64] = "";
+  const char *stage = tool;
+  switch (j->kind) {
+  case JOB_DEVICE: stage = "device code", target = p->opts->targets[j->target].id; break;
+  case JOB_FETCH: stage = "cache fetch", target = p->opts->targets[j->target].id; break;
+  case JOB_BUNDLE: stage = "bundle"; break;
+  case JOB_HOST: stage = j->unit->host_cached ? "host code (cached)" : "host code"; break;
+  case JOB_PACK: stage = "pack"; break;
+  case JOB_LINK: stage = "link"; break;
+  case JOB_TOOL: snprintf(tool, sizeof tool, "%.*s", (int)strcspn(j->what, ":"), j->what); break;
+  }
+  time_report_add(stage, target, wall, cpu);
+}
+
+/* GPUCC_TEST_JOB_LOG=<file> (a test switch, not for users): each job run
+ * in a child appends "<start> <end> <pid>", monotonic seconds taken while
+ * its jobserver token was held, so that a test can count jobs running at
+ * once across several gpucc processes. */
+static void log_job(const struct job *j, double end) {
+  const char *path = getenv("GPUCC_TEST_JOB_LOG");
+  if (!path || !*path)
+    return;
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  char line[96];
+  int n = snprintf(line, sizeof line, "%.6f %.6f %ld\n", j->started, end, (long)getpid());
+  ssize_t w = write(fd, line, (size_t)n); /* a short line fails the test that reads it */
+  (void)w;
+  close(fd);
+}
+
+/* The way out of a run that failed: running jobs ended, tokens given back,
+ * the status line cleared. */
+static int run_failed(struct plan *p, struct capture_pool *cp) {
+  kill_running(p);
+  capture_free(cp);
+  progress_end();
+  return -1;
 }
 
 int plan_run(struct plan *p) {
   int verbose = p->opts->verbose;
   int limit = plan_job_limit(p->opts);
   double total = now();
+  double children_cpu = time_report_cpu_children();
+  struct capture_pool cp = {0};
   size_t done = 0;
   int running = 0;
+  char label[512];
   while (done < p->njobs) {
-    int progress = 0;
+    int progress = 0, want_token = 0;
     for (size_t i = 0; i < p->njobs; i++) {
       struct job *j = &p->jobs[i];
       if (j->state != JOB_PENDING || !ready(p, j))
@@ -597,31 +777,48 @@ int plan_run(struct plan *p) {
                       (j->kind == JOB_HOST && j->unit->host_cached);
       if (!in_parent && running >= limit)
         continue;
-      if (verbose)
+      /* The first job runs on the slot make gave this gpucc; each one
+       * beside it needs a token of make's. */
+      if (!in_parent && running > 0 && !jobserver_try_acquire()) {
+        want_token = 1;
+        continue;
+      }
+      if (verbose) {
         print_job(stderr, p, j);
+        print_cache_use(p, j);
+      }
       j->started = now();
       progress = 1;
       if (in_parent) {
         /* Bundles, cache fetches and packing are short and fill the
          * parent's state (blobs, cache); device and host code run in
-         * children (host lowering changes the module it lowers). */
+         * children (host lowering changes the module it lowers). A
+         * warning they give goes below the status line, not after it. */
         set_crash_stage(p, j);
-        if (run_job(p, j) != 0) {
-          kill_running(p);
-          return -1;
-        }
+        double cpu = time_report_cpu_self();
+        progress_hide();
+        if (run_job(p, j) != 0)
+          return run_failed(p, &cp);
         j->state = JOB_DONE;
         done++;
+        job_report(p, j, now() - j->started, time_report_cpu_self() - cpu);
         if (verbose)
           fprintf(stderr, "gpucc: %.3f s  %s\n", now() - j->started, j->what);
+        job_label(p, j, label, sizeof label);
+        progress_show(done, p->njobs, label);
         continue;
       }
-      if (start_job(p, j) != 0) {
-        kill_running(p);
-        return -1;
+      const char *capture = capture_take(&cp, i);
+      if (!capture || start_job(p, j, capture) != 0) {
+        if (running > 0)
+          jobserver_release(); /* the token taken for it */
+        capture_give_back(&cp, i);
+        return run_failed(p, &cp);
       }
       j->state = JOB_RUNNING;
       running++;
+      job_label(p, j, label, sizeof label);
+      progress_show(done, p->njobs, label);
     }
     if (done == p->njobs)
       break;
@@ -632,11 +829,17 @@ int plan_run(struct plan *p) {
     }
     /* Returns early when SIGINT/SIGTERM/SIGHUP was recorded: the jobs'
      * process groups are ended and the temp files removed here, in normal
-     * code, not in the signal handler. */
+     * code, not in the signal handler. With a job waiting for a token of
+     * make's, a token given back wakes it too (pid 0). */
     int status;
-    pid_t pid = interrupt_wait_child(&status);
-    if (pid < 0)
+    pid_t pid = want_token ? jobserver_wait(&status) : interrupt_wait_child(&status);
+    if (pid < 0) {
+      jobserver_release_all();
+      progress_end();
       interrupt_exit();
+    }
+    if (pid == 0)
+      continue;
     spawn_untrack(pid);
     struct job *j = NULL;
     for (size_t i = 0; i < p->njobs && !j; i++)
@@ -644,33 +847,48 @@ int plan_run(struct plan *p) {
         j = &p->jobs[i];
     if (!j)
       continue; /* not ours (a probe reaped elsewhere) */
+    double ended = now(), cpu = time_report_cpu_children();
+    log_job(j, ended);
     running--;
+    /* One token for each job beside the first: one goes back now. */
+    if (jobserver_held() > (running > 0 ? running - 1 : 0))
+      jobserver_release();
     j->state = JOB_DONE;
     done++;
     int tool = j->kind == JOB_TOOL || j->kind == JOB_LINK;
-    int ok = tool ? spawn_check_status(status, j->argv[0], j->what) == 0
-                                 : WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    print_captured(capture_give_back(&cp, (size_t)(j - p->jobs)), !ok);
+    job_report(p, j, ended - j->started, cpu - children_cpu);
+    children_cpu = cpu;
     if (!ok) {
-      if (!tool && crash_is_crash_status(status))
+      progress_hide();
+      if (tool)
+        spawn_check_status(status, j->argv[0], j->what);
+      else if (!tool && crash_is_crash_status(status))
         report_crash(p, j, status);
       else if (!tool && WIFSIGNALED(status))
         diag_error("%s: killed by signal %d", j->what, WTERMSIG(status));
       else if (!tool && !(WIFEXITED(status) && WEXITSTATUS(status) == 1))
         diag_error("%s failed", j->what); /* else the child reported the details */
-      kill_running(p);
-      return -1;
+      return run_failed(p, &cp);
     }
-    if (j->commit_from && tmp_commit(j->commit_from, j->commit_to) != 0) {
-      kill_running(p);
-      return -1;
-    }
+    /* Renamed into place only when the whole run succeeded (main). */
+    if (j->commit_from)
+      plan_defer_commit(p, j->commit_from, j->commit_to);
     /* Stored from here, like the device objects (a child's remote-cache
      * trouble would be a second warning). */
-    if (j->kind == JOB_HOST && j->unit->host_key[0])
+    if (j->kind == JOB_HOST && j->unit->host_key[0]) {
+      progress_hide();
       cache_store(j->unit->host_key, "host", j->unit->host_obj_path);
+      progress_restore();
+    }
     if (verbose)
       fprintf(stderr, "gpucc: %.3f s  %s\n", now() - j->started, j->what);
+    job_label(p, j, label, sizeof label);
+    progress_show(done, p->njobs, label);
   }
+  capture_free(&cp);
+  progress_end();
   cache_trim();
   if (verbose)
     fprintf(stderr, "gpucc: %.3f s  total (after parsing)\n", now() - total);

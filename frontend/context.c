@@ -8,6 +8,7 @@
 
 #include "crash.h"
 #include "diag.h"
+#include "launch_mismatch.h"
 
 #include <llvm-c/ErrorHandling.h>
 #include <mlir-c/Diagnostics.h>
@@ -85,6 +86,19 @@ static enum diag_severity severity_of(MlirDiagnosticSeverity s) {
   return DIAG_ERROR;
 }
 
+/* The text of d's "see current operation" note (the op in generic form),
+ * malloc'ed, or NULL. */
+static char *current_operation(MlirDiagnostic d) {
+  for (intptr_t i = 0, n = mlirDiagnosticGetNumNotes(d); i < n; i++) {
+    struct strbuf note = {0};
+    mlirDiagnosticPrint(mlirDiagnosticGetNote(d, i), strbuf_append, &note);
+    if (note.data && strncmp(note.data, "see current operation", 21) == 0)
+      return note.data;
+    free(note.data);
+  }
+  return NULL;
+}
+
 static void emit(MlirDiagnostic d, enum diag_severity sev) {
   struct strbuf msg = {0};
   mlirDiagnosticPrint(d, strbuf_append, &msg);
@@ -95,10 +109,18 @@ static void emit(MlirDiagnostic d, enum diag_severity sev) {
   }
   char file[1024];
   unsigned line = 0, col = 0;
-  if (resolve_location(mlirDiagnosticGetLocation(d), file, sizeof file, &line, &col, 0))
+  int located = resolve_location(mlirDiagnosticGetLocation(d), file, sizeof file, &line, &col, 0);
+  /* MLIR's launch type check names the argument, not the types. */
+  char *op = sev == DIAG_ERROR ? current_operation(d) : NULL;
+  char *explained = op ? frontend_launch_mismatch_explained(text, op, located ? file : NULL) : NULL;
+  if (explained)
+    text = explained;
+  if (located)
     diag_at(sev, frontend_display_name(file), line, col, "%s", text);
   else
     diag_at(sev, NULL, 0, 0, "%s", text);
+  free(explained);
+  free(op);
   free(msg.data);
 }
 
@@ -160,6 +182,17 @@ void frontend_set_activity(const char *what) { activity = what; }
 char *frontend_print_op(MlirOperation op, int debug_info, size_t *len) {
   struct strbuf b = {0};
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  /* Every op printed here was verified when it was parsed or normalized.
+   * Without this the printer verifies it again, each time: for a whole
+   * program that includes the gpu.container_module check, which looks up
+   * every launch's kernel among the top-level ops (launches x modules), so
+   * the cache keys and the blob tag of 1,000 modules and 10,000 launches
+   * cost more than the rest of the front end. */
+  mlirOpPrintingFlagsAssumeVerified(flags);
+  /* A nested op (a gpu.module, for its cache key) is printed on its own:
+   * otherwise the printer numbers the values of the whole program around it
+   * first, and printing every module costs modules x program. */
+  mlirOpPrintingFlagsUseLocalScope(flags);
   if (debug_info)
     mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
   mlirOperationPrintWithFlags(op, flags, strbuf_append, &b);
@@ -175,6 +208,7 @@ static const char *alias_path, *alias_display;
 void frontend_alias_file(const char *path, const char *display) {
   alias_path = path;
   alias_display = display;
+  diag_set_source_file(display, path); /* its lines are in path */
 }
 
 const char *frontend_display_name(const char *path) {

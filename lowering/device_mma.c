@@ -3,9 +3,9 @@
  * The gpu dialect's matrix ops act on a whole subgroup: an
  * !gpu.mma_matrix<RxCxT, "AOp"|"BOp"|"COp"> is one R x C matrix spread over
  * the lanes, each lane holding a fragment. LLVM 22 lowers them only for
- * NVIDIA (wmma); for AMD's WMMA and MFMA chips and for the host gpucc writes them
- * here, in ops every pipeline lowers, once it knows how a fragment is laid
- * out (enum mma_layout):
+ * NVIDIA (wmma); for AMD's WMMA and MFMA chips, its chips without a matrix
+ * unit and the host gpucc writes them here, in ops every pipeline lowers,
+ * once it knows how a fragment is laid out (enum mma_layout):
  *
  *   fragment          ->  vector<N x T>: element e of a lane sits at index
  *                         e * stride and holds matrix element (row, col),
@@ -17,7 +17,9 @@
  *   compute           ->  RDNA: amdgpu.wmma; CDNA: amdgpu.mfma (one or
  *                         more, device_mma_cdna.c) after a check that the
  *                         block is whole 64-lane wavefronts (stores get it
- *                         too, assert_whole_waves); the host:
+ *                         too, assert_whole_waves); no matrix unit:
+ *                         shuffles and multiply-adds over 32-lane groups
+ *                         (device_mma_lanes.c, asserted alike); the host:
  *                         C += A * B in loops over the whole matrices
  *                         every lane holds
  *   elementwise       ->  the arith op on the vectors (layout-free, except
@@ -35,8 +37,11 @@
  * (2e + l / 16, l % 16), 16-bit C types in the even halves. RDNA4 (gfx12)
  * A and B hold 8 elements of row/column l % 16 starting at 8 * (l / 16); C
  * element e is (8 * (l / 16) + e, l % 16). CDNA's (wave64, MFMA): four
- * elements a lane, described and checked in device_mma_cdna.c. The host's lanes each hold the
- * whole matrix (row-major), which costs work but no lane exchange.
+ * elements a lane, described and checked in device_mma_cdna.c. AMD chips
+ * without a matrix unit: eight elements a lane of each 32-lane group, the
+ * row-major matrix dealt out, described and checked in device_mma_lanes.c.
+ * The host's lanes each hold the whole matrix (row-major), which costs
+ * work but no lane exchange.
  *
  * NVIDIA: LLVM 22 lowers the ops to wmma itself, but its elementwise
  * lowering crashes (subf, negatef, extf) or builds invalid constants
@@ -46,6 +51,7 @@
  * bridged with unrealized casts that the conversion folds away. */
 #include "device_mma.h"
 #include "device_mma_cdna.h"
+#include "device_mma_lanes.h"
 #include "device_mma_types.h"
 
 #include "diag.h"
@@ -100,10 +106,8 @@ static int fragment_for(enum mma_layout layout, const struct mma_type *m, struct
     f->stride = 1;
     f->position[0] = '\0';
     return 0;
-  case MMA_LAYOUT_NONE:
-    snprintf(why, n, "the target has no matrix instructions gpucc can use (WMMA: gfx11, gfx12; "
-                     "MFMA: gfx908, gfx90a, gfx942, gfx950)");
-    return -1;
+  case MMA_LAYOUT_LANES:
+    return mma_lanes_fragment(m, f, why, n);
   }
   int input = m->role != 'C';
   int ok_elem = input ? !strcmp(m->elem, "f16") || !strcmp(m->elem, "bf16") || !strcmp(m->elem, "i8")
@@ -446,11 +450,17 @@ static int is_cdna(enum mma_layout layout) {
   return layout == MMA_LAYOUT_CDNA1 || layout == MMA_LAYOUT_CDNA2 || layout == MMA_LAYOUT_CDNA3;
 }
 
+/* The lanes a layout's compute reads from every one of (a CDNA wavefront,
+ * a 32-lane group), or 0 where nothing needs checking. */
+static int group_lanes(enum mma_layout layout) {
+  return is_cdna(layout) ? MMA_CDNA_LANES : layout == MMA_LAYOUT_LANES ? MMA_LANES_GROUP : 0;
+}
+
 /* Whether the kernel around op states a block size (known_block_size) of
- * whole wavefronts. */
-static int known_whole_waves(MlirOperation op) {
+ * whole groups of `lanes`. */
+static int known_whole_waves(MlirOperation op, int lanes) {
   int64_t threads = frontend_known_block_threads(op);
-  return threads > 0 && threads % MMA_CDNA_LANES == 0;
+  return threads > 0 && threads % lanes == 0;
 }
 
 /* An MFMA reads the registers of all 64 lanes of its wavefront: in a block
@@ -459,12 +469,15 @@ static int known_whole_waves(MlirOperation op) {
  * never be written. So on CDNA each compute and store first asserts that
  * the block is whole wavefronts; device_amd_assert.c makes that a message
  * (at the op's location) and a trap, which the runtime reports as a failed
- * launch. A kernel whose known_block_size settles it goes unchecked. */
+ * launch. A kernel whose known_block_size settles it goes unchecked. The
+ * chips without a matrix unit shuffle within 32-lane groups, with the same
+ * need (device_mma_lanes.c) and the same check. */
 static int assert_whole_waves(const struct rewrite *r, MlirOperation op) {
-  if (known_whole_waves(op))
+  int lanes = group_lanes(r->layout);
+  if (lanes == 0 || known_whole_waves(op, lanes))
     return 0;
   char name[64], msg[256];
-  char *body = mma_cdna_whole_waves();
+  char *body = is_cdna(r->layout) ? mma_cdna_whole_waves() : mma_lanes_whole_groups();
   int rc = add_function(r->gpu_module, body, name, sizeof name);
   free(body);
   if (rc != 0)
@@ -474,8 +487,8 @@ static int assert_whole_waves(const struct rewrite *r, MlirOperation op) {
   MlirOperation call = frontend_call_before(op, name, 0, NULL, 1, &i1);
   MlirValue ok = mlirOperationGetResult(call, 0);
   MlirStringRef op_name = mlirIdentifierStr(mlirOperationGetName(op));
-  snprintf(msg, sizeof msg, "%.*s on %s needs whole wavefronts of %d threads", (int)op_name.length,
-           op_name.data, r->target, MMA_CDNA_LANES);
+  snprintf(msg, sizeof msg, "%.*s on %s needs whole %s of %d threads", (int)op_name.length,
+           op_name.data, r->target, is_cdna(r->layout) ? "wavefronts" : "groups", lanes);
   MlirNamedAttribute text = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("msg")),
       mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(msg)));
@@ -499,7 +512,7 @@ static int rewrite_access(const struct rewrite *r, MlirOperation op, int store) 
     frontend_attr_text(ms, space, sizeof space);
   char *body = access_function(store, r->layout, &m, &f, mem, mlirShapedTypeGetRank(mt), space,
                                lead_dimension(op), has_attr(op, "transpose"));
-  if (store && is_cdna(r->layout) && assert_whole_waves(r, op) != 0) {
+  if (store && assert_whole_waves(r, op) != 0) {
     free(body);
     return -1;
   }
@@ -514,11 +527,15 @@ static int rewrite_compute(const struct rewrite *r, MlirOperation op) {
   for (int i = 0; i < 3; i++)
     if (operand_of(r, op, mlirOperationGetOperand(op, i), &m[i], &f[i]) != 0)
       return -1;
-  const char *unit = is_cdna(r->layout) ? "MFMA" : "WMMA";
+  const char *unit = is_cdna(r->layout)                ? "MFMA"
+                     : r->layout == MMA_LAYOUT_LANES ? "gpucc's lane lowering"
+                                                     : "WMMA";
   char *body = NULL;
   struct mfma_plan plan;
   if (r->layout == MMA_LAYOUT_WHOLE)
     body = compute_function(r->layout, &m[0], &m[1], &m[2], &f[0], &f[1], &f[2]);
+  else if (r->layout == MMA_LAYOUT_LANES)
+    body = mma_lanes_compute(&m[0], &m[1], &m[2]);
   else if (strcmp(m[0].elem, m[1].elem) != 0 || (!strcmp(m[0].elem, "i8") != !strcmp(m[2].elem, "i32")))
     body = NULL;
   else if (m[0].sign == 'u' || m[1].sign == 'u')
@@ -532,7 +549,7 @@ static int rewrite_compute(const struct rewrite *r, MlirOperation op) {
   if (!body)
     return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s has no %s x %s -> %s",
                              r->target, unit, m[0].elem, m[1].elem, m[2].elem);
-  if (is_cdna(r->layout) && assert_whole_waves(r, op) != 0) {
+  if (assert_whole_waves(r, op) != 0) {
     free(body);
     return -1;
   }

@@ -1,6 +1,6 @@
 /* device_mma.h: gpu.subgroup_mma_* written as per-lane fragments, for the
  * targets whose LLVM 22 conversion has no lowering of them (AMD's WMMA and
- * MFMA chips, the host). See device_mma.c. */
+ * MFMA chips, its chips without a matrix unit, the host). See device_mma.c. */
 #ifndef GPUCC_DEVICE_MMA_H
 #define GPUCC_DEVICE_MMA_H
 
@@ -8,7 +8,9 @@
 
 /* How a subgroup's matrix fragment is spread over its lanes. */
 enum mma_layout {
-  MMA_LAYOUT_NONE,  /* the target has no matrix unit gpucc can use */
+  MMA_LAYOUT_LANES, /* no matrix unit (gfx900, gfx906, RDNA2): 32-lane
+                       groups, shuffles and multiply-adds
+                       (device_mma_lanes.c) */
   MMA_LAYOUT_WHOLE, /* every lane holds the whole matrix (the host) */
   MMA_LAYOUT_GFX11, /* RDNA3 WMMA, wave32 */
   MMA_LAYOUT_GFX12, /* RDNA4 WMMA, wave32 */

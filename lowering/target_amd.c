@@ -47,7 +47,8 @@ static int serialize(char *buf, size_t size, const struct target *t, const struc
 
 /* The matrix-unit layout of gpu.subgroup_mma fragments: RDNA3 and RDNA4
  * have WMMA, CDNA MFMA in three sets of instructions (device_mma.h);
- * gfx900, gfx906 and RDNA2 have no matrix unit. */
+ * gfx900, gfx906 and RDNA2 have no matrix unit and get gpucc's lowering
+ * over lane shuffles (device_mma_lanes.c). */
 static enum mma_layout mma_layout(const struct target *t) {
   const char *chip = t->info->chip;
   if (!strncmp(chip, "gfx11", 5))
@@ -60,7 +61,7 @@ static enum mma_layout mma_layout(const struct target *t) {
     return MMA_LAYOUT_CDNA2;
   if (!strcmp(chip, "gfx942") || !strcmp(chip, "gfx950"))
     return MMA_LAYOUT_CDNA3;
-  return MMA_LAYOUT_NONE;
+  return MMA_LAYOUT_LANES;
 }
 
 /* What LLVM 22's ROCDL lowering lacks or gets wrong: gpu.subgroup_mma,
@@ -77,8 +78,9 @@ static int prepare_module(MlirOperation gpu_module, const struct target *t) {
 static int prepare(struct toolchain *tc) { return toolchain_rocm_shim(tc); }
 
 /* What an op needs of an AMD chip: the matrix units are per family
- * (WMMA on RDNA3/4, MFMA on CDNA); gpu.subgroup_mma lowers to either
- * (device_mma.c), the other amdgpu ops are left to the ROCDL lowering. */
+ * (WMMA on RDNA3/4, MFMA on CDNA); gpu.subgroup_mma lowers on every chip
+ * (device_mma.c: to either, or to lane shuffles where there is neither),
+ * the other amdgpu ops are left to the ROCDL lowering. */
 static const char *op_requirement(const struct target *t, const char *op) {
   const char *chip = t->info->chip;
   int wmma = !strncmp(chip, "gfx11", 5) || !strncmp(chip, "gfx12", 5);
@@ -96,8 +98,6 @@ static const char *op_requirement(const struct target *t, const char *op) {
     return !strcmp(chip, "gfx942") || !strcmp(chip, "gfx950") ? NULL : "an AMD gfx942 or gfx950 (sparse MFMA)";
   if (!strcmp(op, "amdgpu.scaled_mfma"))
     return !strcmp(chip, "gfx950") ? NULL : "an AMD gfx950 (scaled MFMA)";
-  if (!strncmp(op, "gpu.subgroup_mma_", 17))
-    return wmma || mfma ? NULL : "an NVIDIA, gfx908, gfx90a, gfx942, gfx950, gfx11, gfx12 or host target";
   return NULL;
 }
 

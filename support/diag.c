@@ -1,8 +1,11 @@
 /* diag.c: formatting and counting of diagnostics; see diag.h.
- * Everything goes to stderr, one message per line, so tools and tests can
- * match "file:line:col: error:" reliably. */
+ * Everything goes to stderr; a message's first line is always
+ * "file:line:col: error: ...", so tools and tests can match it reliably.
+ * A located message is followed by its source line and a caret under the
+ * column, as clang and mlir-opt show them (diag_source.c reads the line). */
 #include "diag.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@ static const char *program = "gpucc";
 static int werror;
 static int errors;
 static int color;
+static int caret = 1;
 
 void diag_set_color(int mode) {
   if (mode < 0) {
@@ -34,6 +38,7 @@ static const char *severity_color(enum diag_severity sev) {
 }
 
 void diag_set_program(const char *name) { program = name; }
+void diag_set_caret(int on) { caret = on; }
 void diag_set_werror(int on) { werror = on; }
 int diag_error_count(void) { return errors; }
 
@@ -47,38 +52,84 @@ static const char *severity_name(enum diag_severity sev) {
   return "error";
 }
 
+/* A message under construction: one buffer, so that it leaves in one write
+ * and lines from parallel jobs (forked children sharing stderr) never
+ * interleave. Out of memory, it keeps what it has. */
+struct text {
+  char *s;
+  size_t len, cap;
+};
+
+static void text_vadd(struct text *t, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, again);
+  va_end(again);
+  if (n < 0)
+    return;
+  if (t->len + (size_t)n + 1 > t->cap) {
+    size_t cap = (t->len + (size_t)n + 1) * 2;
+    char *s = realloc(t->s, cap);
+    if (!s)
+      return;
+    t->s = s;
+    t->cap = cap;
+  }
+  vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+  t->len += (size_t)n;
+}
+
+static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_add(struct text *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  text_vadd(t, fmt, ap);
+  va_end(ap);
+}
+
+/* The source line and the caret line, when the location is a line and
+ * column of a file that can be read as text. */
+static void add_snippet(struct text *t, const char *file, unsigned line, unsigned col) {
+  struct diag_snippet sn;
+  if (!caret || !file || !line || !col || diag_source_snippet(file, line, col, &sn) != 0)
+    return;
+  text_add(t, "%s\n%*s%s^%s\n", sn.text, (int)sn.caret_column, "", color ? "\033[1;32m" : "",
+           color ? "\033[0m" : "");
+  free(sn.text);
+}
+
 void diag_vat(enum diag_severity sev, const char *file, unsigned line,
               unsigned col, const char *fmt, va_list ap) {
   if (sev == DIAG_WARNING && werror)
     sev = DIAG_ERROR;
   if (sev == DIAG_ERROR)
     errors++;
-  /* One message is one write, so that lines from parallel jobs (which are
-   * forked children sharing stderr) never interleave. */
-  char buf[8192];
-  size_t n = 0;
-#define PUT(...) (n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, __VA_ARGS__))
+  va_list spare; /* for the message alone, if there is no memory */
+  va_copy(spare, ap);
+  struct text t = {0};
   if (color)
-    PUT("\033[1m");
+    text_add(&t, "\033[1m");
   if (!file)
-    PUT("%s: ", program);
+    text_add(&t, "%s: ", program);
   else if (line && col)
-    PUT("%s:%u:%u: ", file, line, col);
+    text_add(&t, "%s:%u:%u: ", file, line, col);
   else if (line)
-    PUT("%s:%u: ", file, line);
+    text_add(&t, "%s:%u: ", file, line);
   else
-    PUT("%s: ", file);
+    text_add(&t, "%s: ", file);
   if (color)
-    PUT("\033[0m%s%s:\033[0m ", severity_color(sev), severity_name(sev));
+    text_add(&t, "\033[0m%s%s:\033[0m ", severity_color(sev), severity_name(sev));
   else
-    PUT("%s: ", severity_name(sev));
-  if (n < sizeof buf)
-    n += (size_t)vsnprintf(buf + n, sizeof buf - n, fmt, ap);
-  if (n >= sizeof buf - 1)
-    n = sizeof buf - 2;
-  buf[n++] = '\n';
-#undef PUT
-  fwrite(buf, 1, n, stderr);
+    text_add(&t, "%s: ", severity_name(sev));
+  text_vadd(&t, fmt, ap);
+  text_add(&t, "\n");
+  add_snippet(&t, file, line, col);
+  if (t.s)
+    fwrite(t.s, 1, t.len, stderr);
+  else /* no memory even for the message: its text alone */
+    vfprintf(stderr, fmt, spare), fputc('\n', stderr);
+  va_end(spare);
+  free(t.s);
 }
 
 void diag_at(enum diag_severity sev, const char *file, unsigned line,

@@ -114,7 +114,38 @@ static void reset_signals_in_child(void) {
     children[i] = 0; /* the parent's children are not this one's */
 }
 
+/* In a forked child: fd `to` becomes `path` opened with `flags`. */
+static int redirect(int to, const char *path, int flags) {
+  int fd = open(path, flags | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return -1;
+  int rc = dup2(fd, to) < 0 ? -1 : 0; /* dup2 clears close-on-exec */
+  close(fd);
+  return rc;
+}
+
+/* In a forked child, before its body runs: the streams io asks for. A
+ * failure is said on the stream we still have. */
+static void setup_streams(const struct spawn_io *io, const char *what) {
+  if (!io)
+    return;
+  if (io->null_stdin && redirect(0, "/dev/null", O_RDONLY) != 0)
+    diag_error("cannot give %s /dev/null as standard input: %s", what, strerror(errno));
+  if (io->output) {
+    if (redirect(1, io->output, O_WRONLY | O_CREAT | O_TRUNC) != 0) {
+      diag_error("cannot capture the output of %s in '%s': %s", what, io->output, strerror(errno));
+      _exit(1);
+    }
+    dup2(1, 2);
+  }
+}
+
 int spawn_fork(int (*body)(void *), void *arg, const char *what, pid_t *pid) {
+  return spawn_fork_io(body, arg, NULL, what, pid);
+}
+
+int spawn_fork_io(int (*body)(void *), void *arg, const struct spawn_io *io, const char *what,
+                  pid_t *pid) {
   fflush(NULL);
   pid_t p = fork();
   if (p < 0)
@@ -122,6 +153,7 @@ int spawn_fork(int (*body)(void *), void *arg, const char *what, pid_t *pid) {
   if (p == 0) {
     setpgid(0, 0);
     reset_signals_in_child();
+    setup_streams(io, what);
     int rc = body(arg);
     fflush(NULL);
     _exit(rc);
@@ -132,11 +164,13 @@ int spawn_fork(int (*body)(void *), void *arg, const char *what, pid_t *pid) {
   return 0;
 }
 
-static int start(char *const argv[], const char *capture, pid_t *pid) {
+static int start(char *const argv[], const struct spawn_io *io, pid_t *pid) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  if (capture) {
-    posix_spawn_file_actions_addopen(&fa, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (io && io->null_stdin)
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  if (io && io->output) {
+    posix_spawn_file_actions_addopen(&fa, 1, io->output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
   }
   posix_spawnattr_t at;
@@ -171,8 +205,8 @@ static int wait_for(pid_t pid, int *status) {
   return w < 0 ? -1 : 0;
 }
 
-int spawn_start(char *const argv[], const char *capture, const char *what, pid_t *pid) {
-  int rc = start(argv, capture, pid);
+int spawn_start(char *const argv[], const struct spawn_io *io, const char *what, pid_t *pid) {
+  int rc = start(argv, io, pid);
   if (rc != 0)
     return diag_error("cannot run '%s' (%s): %s", argv[0], what, strerror(rc));
   spawn_track(*pid);
@@ -190,7 +224,8 @@ int spawn_check_status(int status, const char *tool, const char *what) {
 int spawn_run_quiet(char *const argv[], const char *capture) {
   pid_t pid;
   int status;
-  if (start(argv, capture, &pid) != 0 || wait_for(pid, &status) != 0)
+  struct spawn_io io = {capture, 0};
+  if (start(argv, &io, &pid) != 0 || wait_for(pid, &status) != 0)
     return -1;
   if (WIFEXITED(status))
     return WEXITSTATUS(status);
@@ -199,7 +234,8 @@ int spawn_run_quiet(char *const argv[], const char *capture) {
 
 int spawn_run(char *const argv[], const char *capture, const char *what) {
   pid_t pid;
-  int rc = start(argv, capture, &pid);
+  struct spawn_io io = {capture, 0};
+  int rc = start(argv, &io, &pid);
   if (rc != 0)
     return diag_error("cannot run '%s' (%s): %s", argv[0], what, strerror(rc));
   int status;

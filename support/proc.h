@@ -22,15 +22,28 @@ int spawn_run(char *const argv[], const char *capture, const char *what);
  * when the program could not be started or was killed. For probes. */
 int spawn_run_quiet(char *const argv[], const char *capture);
 
+/* Where a job's standard streams go. A build's jobs are quiet until they
+ * end, as Ninja's: their output is captured in a file that the caller
+ * prints whole when the job is done (so that two failing jobs under -j
+ * never interleave), and they never read the terminal. */
+struct spawn_io {
+  const char *output; /* stdout and stderr into this file (created); NULL: ours */
+  int null_stdin;     /* stdin from /dev/null; 0 keeps ours (a tool reading '-') */
+};
+
 /* Starts argv without waiting; the child is tracked so that a signal kills
- * it. Returns 0 with *pid set, or -1 after reporting. */
-int spawn_start(char *const argv[], const char *capture, const char *what, pid_t *pid);
+ * it. io may be NULL (our streams). Returns 0 with *pid set, or -1 after
+ * reporting. */
+int spawn_start(char *const argv[], const struct spawn_io *io, const char *what, pid_t *pid);
 
 /* Forks a child that runs body(arg) and exits with its result, in a
  * process group of its own, with the default signal handlers and no
  * children of the parent's to kill; tracked like spawned tools. Returns 0
  * with *pid set, or -1 after reporting. */
 int spawn_fork(int (*body)(void *), void *arg, const char *what, pid_t *pid);
+/* The same with the child's streams set up as io says (NULL: ours). */
+int spawn_fork_io(int (*body)(void *), void *arg, const struct spawn_io *io, const char *what,
+                  pid_t *pid);
 
 /* Ends a running child and everything in its process group: SIGTERM, a
  * grace period, SIGKILL, then waits until the group is gone. Reaps it. */

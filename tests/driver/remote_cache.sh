@@ -100,6 +100,16 @@ check second_machine_no_device_job sh -c "test $(compiled log_b) -eq 0 && test $
 check second_machine_no_warning test "$(warnings log_b)" -eq 0
 check second_machine_same_result cmp app_a app_b
 check remote_hit_stored_locally sh -c "find '$work/b' -name '*.dev' | grep -q ."
+# -v and --cache-stats tell remote hits from local ones (the host object is
+# shared too).
+check second_machine_says_remote test "$(grep -c '^gpucc: cache: hit (remote): cached device code for' log_b)" -eq 3
+GPUCC_CACHE_DIR=$work/b "$gpucc" --cache-stats >stats_b
+check stats_remote_hits sh -c "grep -qx 'hits: 4 (local 0, remote 4)' stats_b && grep -qx 'misses: 0' stats_b &&
+  grep -qx 'remote cache: $url/shared' stats_b"
+GPUCC_CACHE_DIR=$work/b "$gpucc" $flags p.mlir -o app_b2 2>log_b2
+check then_local test "$(grep -c '^gpucc: cache: hit (local): cached device code for' log_b2)" -eq 3
+GPUCC_CACHE_DIR=$work/b "$gpucc" --cache-stats >stats_b2
+check stats_local_then grep -qx 'hits: 8 (local 4, remote 4)' stats_b2
 
 # Read-only: reads what is there, never writes.
 : >access.log

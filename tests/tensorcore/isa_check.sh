@@ -4,7 +4,10 @@
 #   isa_check.sh GPUCC OBJDUMP PROGRAM.mlir TARGETS
 # For each of the comma-separated TARGETS: PTX for sm_XX must hold
 # wmma.load, wmma.mma and wmma.store; an hsaco for gfx11xx (RDNA3) or
-# gfx12xx (RDNA4) v_wmma instructions, for gfx9xx (CDNA) v_mfma ones, and
+# gfx12xx (RDNA4) v_wmma instructions, for gfx908 and later gfx9 (CDNA)
+# v_mfma ones, for the chips without a matrix unit (gfx900, gfx906,
+# gfx1030) the lane shuffles of gpucc's own product (ds_bpermute_b32, at
+# least the 144 of one 16x16x16 product) and no matrix instruction, and
 # each instruction a line `// ISA <chip>: <insn>...` of the program names
 # for that chip; no AMD kernel spills registers to scratch (the fragments
 # stay in registers: vgpr_spill_count 0 in the code object's metadata);
@@ -31,7 +34,15 @@ for t in $(echo "$targets" | tr , ' '); do
     "$gpucc" --emit=hsaco --offload-arch="$t" "$prog" || fail "gpucc --emit=hsaco for $t failed"
     obj=$(ls "$name"-*-"$t".hsaco)
     "$objdump" -d --mcpu="$t" "$obj" >"$t.s" || fail "llvm-objdump failed on $obj"
-    case $t in gfx9*) insn=v_mfma_ ;; *) insn=v_wmma_ ;; esac
+    case $t in
+    gfx900 | gfx906 | gfx1030)
+      insn=ds_bpermute_b32
+      if grep -q "v_mfma_\|v_wmma_" "$t.s"; then fail "$obj: a matrix instruction on a chip without one"; fi
+      [ "$(grep -c ds_bpermute_b32 "$t.s")" -ge 144 ] ||
+        fail "$obj: $(grep -c ds_bpermute_b32 "$t.s") ds_bpermute_b32, fewer than one product's 144" ;;
+    gfx9*) insn=v_mfma_ ;;
+    *) insn=v_wmma_ ;;
+    esac
     grep -q "$insn" "$t.s" || fail "$obj: no $insn instruction"
     for want in $(sed -n "s|^// ISA $t: ||p" "$prog"); do
       grep -q "[[:space:]]$want[[:space:]]" "$t.s" || fail "$obj: no $want instruction"

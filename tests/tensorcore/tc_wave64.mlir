@@ -15,6 +15,8 @@
 // ISA gfx90a: v_mfma_f32_16x16x16f16
 // ISA gfx942: v_mfma_f32_16x16x16_f16
 // ISA gfx950: v_mfma_f32_16x16x16_f16
+// ISA gfx906: ds_bpermute_b32 v_fmac_f32_e32
+// ISA gfx1030: ds_bpermute_b32 v_fmac_f32_e32
 module attributes {gpu.container_module} {
   gpu.module @tc {
     gpu.func @matmul(%a: memref<32x32xf16>, %bt: memref<32x32xf16>, %c: memref<32x32xf32>) kernel {

@@ -13,6 +13,8 @@
 // ISA gfx90a: v_mfma_f32_16x16x4f32 v_mfma_i32_16x16x16i8
 // ISA gfx942: v_mfma_f32_16x16x4_f32 v_mfma_i32_16x16x32_i8
 // ISA gfx950: v_mfma_f32_16x16x4_f32 v_mfma_i32_16x16x32_i8
+// ISA gfx906: ds_bpermute_b32 v_fmac_f32_e32 v_mul_lo_u32
+// ISA gfx1030: ds_bpermute_b32 v_fmac_f32_e32 v_mul_lo_u32
 module attributes {gpu.container_module} {
   gpu.module @tc {
     gpu.func @f32mm(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>, %d: memref<16x16xf32>) kernel {
