@@ -151,20 +151,19 @@ static void put_escaped(FILE *f, const char *s) {
   }
 }
 
-/* Writes the depfile of output `out` (-MF's name, else gcc's rule: out
- * with its suffix replaced by .d) saying that -MT's target, else out,
+char *plan_depfile_path(const struct options *o, const char *out) {
+  if (o->dep_output)
+    return xasprintf("%s", o->dep_output);
+  const char *slash = strrchr(out, '/');
+  const char *dot = strrchr(slash ? slash : out, '.');
+  return dot ? xasprintf("%.*s.d", (int)(dot - out), out) : xasprintf("%s.d", out);
+}
+
+/* Writes the depfile of output `out` saying that -MT's targets, else out,
  * depends on the inputs: all of them, or only `only` (one object of -c). */
 static int write_depfile(struct plan *p, const char *out, const char *only) {
   const struct options *o = p->opts;
-  const char *target = o->dep_target ? o->dep_target : out;
-  char *path = NULL;
-  if (o->dep_output) {
-    path = xasprintf("%s", o->dep_output);
-  } else {
-    const char *slash = strrchr(out, '/');
-    const char *dot = strrchr(slash ? slash : out, '.');
-    path = dot ? xasprintf("%.*s.d", (int)(dot - out), out) : xasprintf("%s.d", out);
-  }
+  char *path = plan_depfile_path(o, out);
   const char *t = tmp_output_path(path);
   if (!t) {
     free(path);
@@ -175,7 +174,13 @@ static int write_depfile(struct plan *p, const char *out, const char *only) {
     free(path);
     return diag_error("cannot write depfile '%s'", t);
   }
-  put_escaped(f, target);
+  if (o->ndep_targets == 0)
+    put_escaped(f, out);
+  for (size_t i = 0; i < o->ndep_targets; i++) {
+    if (i)
+      fputc(' ', f);
+    put_escaped(f, o->dep_targets[i]);
+  }
   fputc(':', f);
   for (size_t i = 0; i < o->ninputs; i++) {
     if (o->inputs[i].kind == INPUT_LINKER || !strcmp(o->inputs[i].arg, "-") ||
@@ -201,18 +206,15 @@ int plan_finish(struct plan *p) {
     return -1;
   if (!o->depfile)
     return 0;
-  if (o->mode == MODE_COMPILE && !o->output && p->nunits > 1) {
+  if (o->mode == MODE_COMPILE) {
     /* One object per input, one depfile per object (plan_build refused
-     * -MF and -MT here). */
+     * -MF and -MT for several); a C object's comes from cc. */
     for (size_t u = 0; u < p->nunits; u++)
       if (write_depfile(p, p->units[u].obj_final, p->units[u].input) != 0)
         return -1;
     return 0;
   }
-  const char *out = o->output ? o->output
-                    : o->mode == MODE_COMPILE && p->nunits ? p->units[0].obj_final
-                                                           : "a.out";
-  return write_depfile(p, out, NULL);
+  return write_depfile(p, o->output ? o->output : "a.out", NULL);
 }
 
 /* The gcc-style base of unit u's intermediates (see plan_save_temps). */

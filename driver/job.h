@@ -109,6 +109,7 @@ struct job {
   size_t module; /* JOB_BUNDLE */
   struct module_range range; /* JOB_DEVICE: the gpu.modules it compiles */
   const char *commit_from, *commit_to; /* renamed into place on success */
+  const char *depfile_from, *depfile_to; /* cc -c -MD's depfile, likewise */
   /* The files it reads and writes. Dependencies are derived from them: a
    * job waits for the jobs that write what it reads (plan_build). */
   const char **ins, **outs;
@@ -150,6 +151,9 @@ struct plan {
  * refusing a PUT). On any other way out the temp names are removed, so a
  * non-zero exit never leaves an output behind. */
 void plan_defer_commit(struct plan *p, const char *tmp, const char *dest);
+/* The depfile of output out: -MF's name, else gcc's rule (out with its
+ * suffix replaced by .d). Malloc'ed. */
+char *plan_depfile_path(const struct options *o, const char *out);
 /* Renames every recorded output into place, in order. Returns 0, or -1
  * (reported) after removing the ones already renamed. */
 int plan_commit(struct plan *p);

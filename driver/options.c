@@ -87,7 +87,7 @@ static const struct opt_spec table[] = {
     {OPT_MD, "-MD", FORM_FLAG, NULL, "write a depfile (Make/Ninja syntax) while compiling"},
     {OPT_MMD, "-MMD", FORM_FLAG, NULL, "same as -MD (MLIR inputs have no system headers)"},
     {OPT_MF, "-MF", FORM_SEPARATE, "<file>", "name of the depfile (default: the output with .d)"},
-    {OPT_MT, "-MT", FORM_SEPARATE, "<target>", "target named in the depfile (default: the output)"},
+    {OPT_MT, "-MT", FORM_SEPARATE, "<target>", "target named in the depfile (default: the output); repeatable, as gcc's"},
     {OPT_JOBS, "-j", FORM_SEPARATE, "<n>",
      "run up to <n> device jobs at once (default: number of cores); under make -jN, each job beyond "
      "the first also takes a token of make's jobserver (MAKEFLAGS --jobserver-auth), so that the "
@@ -396,7 +396,14 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
   case OPT_MD:
   case OPT_MMD: o->depfile = 1; return 0;
   case OPT_MF: o->dep_output = val; return 0;
-  case OPT_MT: o->dep_target = val; return 0;
+  case OPT_MT: {
+    const char **n = realloc(o->dep_targets, (o->ndep_targets + 1) * sizeof *n);
+    if (!n)
+      BUG("out of memory");
+    o->dep_targets = n;
+    o->dep_targets[o->ndep_targets++] = val;
+    return 0;
+  }
   case OPT_JOBS: {
     char *end;
     long n = strtol(val, &end, 10);
@@ -570,6 +577,7 @@ void options_free(struct options *o) {
   free(o->targets);
   free(o->inputs);
   free(o->ptxas_args);
+  free(o->dep_targets);
 }
 
 const char *options_contract_name(int contract) {

@@ -78,7 +78,8 @@ struct options {
   enum color_mode color;
   int depfile;         /* -MD / -MMD */
   const char *dep_output; /* -MF */
-  const char *dep_target; /* -MT */
+  const char **dep_targets; /* -MT, in order: the depfile's targets (gcc joins them) */
+  size_t ndep_targets;
   const char **ptxas_args; /* -Xptxas, in order */
   size_t nptxas_args;
   const char *cuda_path;

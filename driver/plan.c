@@ -693,7 +693,7 @@ int plan_build(struct plan *p, const struct options *o) {
     return usage_error(p, "cannot specify -o with -c and several inputs");
   /* -c of several inputs writes one depfile per object, as gcc does: one
    * name or target for all of them would describe one object only. */
-  if (o->mode == MODE_COMPILE && o->depfile && ncompiled > 1 && (o->dep_output || o->dep_target))
+  if (o->mode == MODE_COMPILE && o->depfile && ncompiled > 1 && (o->dep_output || o->ndep_targets))
     return usage_error(p, "cannot specify %s with -c and several inputs (each object gets its own "
                       "depfile)", o->dep_output ? "-MF" : "-MT");
   if ((o->device_only || o->bundle) && o->mode != MODE_COMPILE)
@@ -706,8 +706,9 @@ int plan_build(struct plan *p, const struct options *o) {
     return usage_error(p, "--bundle needs .gpucc-device inputs (from --device-only)");
   if (o->bundle && open_parts(p) != 0)
     return -1;
-  if (o->mode != MODE_LINK && nmlir == 0)
-    return usage_error(p, "-c, -S and --emit= need an MLIR input");
+  /* -c of C sources alone is cc's work, as gcc would do it. */
+  if (o->mode != MODE_LINK && nmlir == 0 && !(o->mode == MODE_COMPILE && ncompiled))
+    return usage_error(p, "-S and --emit= need an MLIR input");
 
   p->units = calloc(nmlir + 1, sizeof *p->units);
   if (!p->units)
@@ -720,7 +721,7 @@ int plan_build(struct plan *p, const struct options *o) {
         return -1;
     } else if (o->inputs[i].kind == INPUT_C && o->mode == MODE_COMPILE) {
       char *stem = xstem(o->inputs[i].arg);
-      char **argv = calloc(8, sizeof *argv);
+      char **argv = calloc(14 + 2 * o->ndep_targets, sizeof *argv);
       if (!argv)
         BUG("out of memory");
       size_t k = 0;
@@ -740,11 +741,29 @@ int plan_build(struct plan *p, const struct options *o) {
       if (!obj_tmp)
         return -1;
       argv[k++] = (char *)obj_tmp;
+      /* -MD goes on to cc, which knows the headers; the depfile names the
+       * object by its final name, not the temp one cc writes. */
+      const char *dep = NULL, *dep_tmp = NULL;
+      if (o->depfile) {
+        dep = plan_depfile_path(o, obj);
+        dep_tmp = o->dry_run ? dep : tmp_output_path(dep);
+        if (!dep_tmp)
+          return -1;
+        argv[k++] = "-MD";
+        argv[k++] = "-MF";
+        argv[k++] = (char *)dep_tmp;
+        for (size_t t = 0; t < o->ndep_targets || t == 0; t++) {
+          argv[k++] = "-MT";
+          argv[k++] = (char *)(o->ndep_targets ? o->dep_targets[t] : obj);
+        }
+      }
       struct job *j = add_job(p, JOB_TOOL, NULL, xasprintf("cc: %s", o->inputs[i].arg));
       j->argv = argv;
       if (!o->dry_run) {
         j->commit_from = obj_tmp;
         j->commit_to = obj;
+        j->depfile_from = dep_tmp;
+        j->depfile_to = dep;
       }
       job_in(j, argv[in]);
       job_out(j, argv[k - 1]);

@@ -875,6 +875,8 @@ int plan_run(struct plan *p) {
     /* Renamed into place only when the whole run succeeded (main). */
     if (j->commit_from)
       plan_defer_commit(p, j->commit_from, j->commit_to);
+    if (j->depfile_from)
+      plan_defer_commit(p, j->depfile_from, j->depfile_to);
     /* Stored from here, like the device objects (a child's remote-cache
      * trouble would be a second warning). */
     if (j->kind == JOB_HOST && j->unit->host_key[0]) {

@@ -208,6 +208,21 @@ mkdir deps && cp "$prog" deps/one.mlir && cp "$prog" deps/two.mlir
 check MD_per_object sh -c "grep -q '^one.o: ' deps/one.d && grep -q '^ one.mlir$' deps/one.d && ! grep -q two deps/one.d && grep -q '^two.o: ' deps/two.d && grep -q '^ two.mlir$' deps/two.d && ! grep -q one deps/two.d"
 rc=0; (cd deps && "$gpucc" --offload-arch=host -c -MD -MF all.d one.mlir two.mlir 2>err) || rc=$?
 check MF_several_refused sh -c "test $rc -eq 2 && grep -q 'cannot specify -MF with -c and several inputs' deps/err && test ! -e deps/all.d"
+# -MT is repeatable (gcc joins the targets); one MLIR input with -o gets a
+# depfile of its own input only
+"$gpucc" -c -MD -MT first -MT second "$prog" -o dep3.o 2>err
+check MT_repeated grep -q '^first second: ' dep3.d
+# -c of a C source alone is cc's work, as gcc's; -MD goes on to cc, whose
+# depfile names the object by its final name; beside an MLIR input, each
+# object's depfile lists its own sources only
+printf '#include <stddef.h>\nint eight(void) { return 8 + (int)sizeof(size_t) * 0; }\n' >eight.c
+"$gpucc" -c -MD eight.c 2>err
+check c_compile_only sh -c "test -s eight.o && grep -q '^eight.o: eight.c ' eight.d && grep -q stddef.h eight.d"
+check c_compile_no_temps no_temps
+(cd deps && cp ../eight.c . && "$gpucc" --offload-arch=host -c -MD one.mlir eight.c 2>err)
+check MD_mixed sh -c "grep -q '^eight.o: eight.c' deps/eight.d && ! grep -q one.mlir deps/eight.d && ! grep -q eight deps/one.d"
+"$gpucc" -### -c -MD -MT t.o eight.c >out 2>err
+check MD_to_cc grep -q '^cc -c eight.c -o eight.o -MD -MF eight.d -MT t.o$' out
 
 # -x mlir and - (standard input), with <stdin> in diagnostics
 "$gpucc" -x mlir - --offload-arch=host -o fromstdin <"$prog" 2>err
