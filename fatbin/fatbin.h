@@ -48,6 +48,12 @@
 #define FATBIN_MAX_OBJECT_SIZE ((size_t)1 << 30)
 #define FATBIN_SHA256_SIZE 32
 
+/* Vendor and format ids. What each means (its name in manifests, which
+ * vendor owns a format, how an object is checked) is its vendor's row in
+ * the library's vendor table (fatbin_vendors.c), not code that switches on
+ * the ids. The numbers are part of the format: the writer orders an
+ * archive's objects by vendor id, so they never change. A test build may
+ * link rows with ids beyond these. */
 enum fatbin_vendor { FATBIN_VENDOR_NVIDIA, FATBIN_VENDOR_AMD, FATBIN_VENDOR_HOST };
 
 enum fatbin_format {
@@ -156,7 +162,8 @@ struct fatbin_meta {
 };
 
 /* Names as they appear in manifests and listings ("nvidia", "cubin",
- * "size"); NULL for a value out of range. */
+ * "size"); NULL for an id no row of the vendor table has, or a mode out of
+ * range. */
 const char *fatbin_vendor_name(enum fatbin_vendor v);
 const char *fatbin_format_name(enum fatbin_format f);
 const char *fatbin_compress_name(enum fatbin_compress c);
@@ -164,6 +171,9 @@ const char *fatbin_compress_name(enum fatbin_compress c);
 int fatbin_vendor_parse(const char *name, enum fatbin_vendor *out);
 int fatbin_format_parse(const char *name, enum fatbin_format *out);
 int fatbin_compress_parse(const char *name, enum fatbin_compress *out);
+/* Whether objects of format f are NUL-terminated text that a driver loads
+ * as such (PTX); 0 for binaries and unknown formats. */
+int fatbin_format_is_text(enum fatbin_format f);
 
 /* ---- writing (driver side) ------------------------------------------------
  *

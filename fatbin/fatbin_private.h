@@ -33,6 +33,55 @@
 #define FATBIN_TRIAL_BYTES ((size_t)1 << 20)
 #define FATBIN_TAR_BLOCK 512
 
+/* ---- the vendor table (fatbin_vendors.c, one row per vendor) -------------
+ *
+ * Everything the library knows of a vendor is its row: its name in
+ * manifests, its object formats, and how an object of each format is
+ * checked against its entry. Shared code (names, checks, the tool) loops
+ * over the rows; no other file names a vendor. Adding a vendor is its row
+ * file and a line in fatbin_vendors.c (a test build may link a list of its
+ * own, with ids beyond the enum's). */
+
+/* The ELF header fields the checks use. */
+struct fatbin_ehdr {
+  unsigned osabi, abiversion, type, machine;
+  uint32_t flags;
+};
+
+/* One object format. */
+struct fatbin_format_row {
+  enum fatbin_format format; /* its id: archives sort by it, so it never changes */
+  const char *name;          /* "cubin": in manifests and member names */
+  int text;                  /* NUL-terminated text a driver loads as such (PTX) */
+  /* An ELF format: the e_machine its objects must have (0: any) and its
+   * name in messages ("EM_CUDA"). The shared check reads the header, checks
+   * the layout and the machine before calling `check`. NULL: not ELF. */
+  const char *elf_machine_name;
+  unsigned elf_machine;
+  /* The format's own checks of data against e; h is the ELF header of an
+   * ELF format, NULL otherwise. Returns 0, or -1 with err set. */
+  int (*check)(const struct fatbin_entry *e, const unsigned char *d, size_t size,
+               const struct fatbin_ehdr *h, char *err, size_t errlen);
+};
+
+struct fatbin_vendor_row {
+  enum fatbin_vendor vendor; /* its id in entries and archives' order */
+  const char *name;          /* "nvidia": in manifests and listings */
+  const struct fatbin_format_row *formats;
+  size_t nformats;
+};
+
+/* The vendors this library knows, NULL-terminated (fatbin_vendors.c). */
+extern const struct fatbin_vendor_row *const fatbin_vendors[];
+extern const struct fatbin_vendor_row fatbin_vendor_nvidia, fatbin_vendor_amd,
+    fatbin_vendor_host;
+/* The row of a vendor id, or NULL. */
+const struct fatbin_vendor_row *fatbin_vendor_find(enum fatbin_vendor v);
+/* The row of a format id and, in *vendor, the vendor it belongs to (when
+ * vendor is not NULL); NULL when no vendor has it. */
+const struct fatbin_format_row *fatbin_format_find(enum fatbin_format f,
+                                                   const struct fatbin_vendor_row **vendor);
+
 /* Formats a message into err (when err and errlen allow) and returns -1. */
 /* Checks that an ELF file's headers, segments and sections lie within its
  * size bytes (fatbin_elf_layout.c); d holds at least an Elf64_Ehdr. */

@@ -1,9 +1,13 @@
 /* backend.h: what the runtime needs from a GPU vendor's driver.
  *
- * One struct rt_backend per driver (backend_cuda.c, backend_hip.c); adding a
- * backend is adding a row to the table in init.c. The mgpu* functions do the
- * argument checking, lazy initialization and error reporting once, in common
- * code; a backend only translates each operation into driver calls.
+ * One struct rt_backend per driver (backend_cuda.c, backend_hip.c, and the
+ * CPU's, backend_host.c); adding a backend is adding its file and a line in
+ * rt_backends (backend_list.c). A row holds the driver's operations and,
+ * in `select`, everything the shared code asks of its vendor when it picks
+ * an object, explains a choice or limits a launch (select.h): no other file
+ * of the runtime names a vendor. The mgpu* functions do the argument
+ * checking, lazy initialization and error reporting once, in common code; a
+ * backend only translates each operation into driver calls.
  *
  * Contract for every operation:
  *  - it is called only after probe() succeeded, from any thread; the backend
@@ -56,9 +60,12 @@ struct rt_tensor_map {
 };
 
 struct rt_backend {
-  const char *name;  /* "cuda": gpuccBackendName, GPUCC_BACKEND */
+  const char *name;  /* "cuda": gpuccBackendName, GPUCC_BACKEND, GPUCC_LOG */
   const char *label; /* "CUDA": in messages */
-  enum fatbin_vendor vendor;
+  /* Its selection rules: the fat-binary vendor it runs, how it scores an
+   * object for its device, the plain objects its driver loads, ... (in its
+   * helper file, select_cuda.c ..., which tests link without a driver). */
+  const struct rt_selection *select;
 
   /* Loads the driver library, initializes it and opens device `ordinal`;
    * fills *dev. On failure writes why, in a few words ("libcuda.so.1 not
@@ -123,6 +130,12 @@ struct rt_backend {
   /* Copies size bytes from the host to device memory, synchronously. */
   int (*copy_to_device)(void *dst, const void *src, size_t size, struct rt_err *e);
 
+  /* What the optional operations this backend has and others lack
+   * (launch_cluster, tensor_map_encode) are, for the message of a backend
+   * that lacks one: "an NVIDIA sm_90+ feature" (rt_feature_note). NULL:
+   * none of its own. */
+  const char *feature_note;
+
   /* Makes the device current in the calling thread for calls into a vendor
    * library that runs on it (cuSPARSE, hipSPARSE: runtime/sparse/), and
    * undoes that; every enter is followed by one leave. NULL when there is
@@ -131,9 +144,23 @@ struct rt_backend {
   void (*context_leave)(void);
 };
 
+/* The backends, NULL-terminated, in the order they are tried when
+ * GPUCC_BACKEND does not force one (backend_list.c; a test build links a
+ * list of its own). */
+extern const struct rt_backend *const rt_backends[];
+/* The rows by name: for the list, and for the sparse library, which picks
+ * its vendor library by backend (runtime/sparse/). */
 extern const struct rt_backend rt_backend_cuda;
 extern const struct rt_backend rt_backend_hip;
 extern const struct rt_backend rt_backend_host;
+
+/* The rules of the backend that runs `vendor`'s objects, or NULL when no
+ * backend does (init.c). */
+const struct rt_selection *rt_selection_of(enum fatbin_vendor vendor);
+/* The feature_note of the first backend for which has(b) holds: what an
+ * operation the backend in use lacks is, and where it exists; "" when no
+ * backend has it (init.c). */
+const char *rt_feature_note(int (*has)(const struct rt_backend *b));
 
 /* Sets e to a failure of a driver call and returns -1, so that backends can
  * write `return rt_fail(e, "cuMemAlloc_v2", r);`. */

@@ -27,6 +27,7 @@
 
 #include "kernel_fault.h"
 #include "rt.h"
+#include "select_cuda.h"
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -302,13 +303,10 @@ static int cu_probe(int ordinal, struct rt_device *dev, char *why, size_t whylen
   }
 
   memset(dev, 0, sizeof *dev);
-  dev->vendor = FATBIN_VENDOR_NVIDIA;
   dev->ordinal = ordinal;
   snprintf(dev->name, sizeof dev->name, "%s", cu_device_name);
-  dev->sm = major * 10 + minor;
-  snprintf(dev->arch, sizeof dev->arch, "sm_%d", dev->sm);
+  snprintf(dev->arch, sizeof dev->arch, "sm_%d", major * 10 + minor);
   snprintf(dev->target_id, sizeof dev->target_id, "%s", dev->arch);
-  dev->xnack = dev->sramecc = RT_FEATURE_ANY;
   cu_device_limits(d, dev);
   rt_log("cuda: device %d of %d: '%s', compute capability %d.%d (%s)", ordinal,
          count, dev->name, major, minor, dev->arch);
@@ -716,7 +714,7 @@ static int cu_copy_to_device(void *dst, const void *src, size_t size, struct rt_
 const struct rt_backend rt_backend_cuda = {
     .name = "cuda",
     .label = "CUDA",
-    .vendor = FATBIN_VENDOR_NVIDIA,
+    .select = &rt_selection_cuda,
     .probe = cu_probe,
     .error_name = cu_error_name,
     .error_string = cu_error_string,
@@ -746,6 +744,7 @@ const struct rt_backend rt_backend_cuda = {
     .host_device_pointer = cu_host_device_pointer,
     .tensor_map_encode = cu_tensor_map_encode,
     .copy_to_device = cu_copy_to_device,
+    .feature_note = "an NVIDIA sm_90+ feature",
     .context_enter = cu_enter,
     .context_leave = cu_leave,
 };

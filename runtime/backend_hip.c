@@ -33,6 +33,7 @@
 
 #include "kernel_fault.h"
 #include "rt.h"
+#include "select_hip.h"
 
 typedef int hipError_t;
 typedef void *hipModule_t;
@@ -220,8 +221,6 @@ static int hip_query_arch(int ordinal, struct rt_device *dev, char *why, size_t 
   struct rt_amd_target t;
   rt_parse_amd_target(dev->target_id, &t); /* checked by hip_find_target_id */
   snprintf(dev->arch, sizeof dev->arch, "%s", t.processor);
-  dev->xnack = t.xnack;
-  dev->sramecc = t.sramecc;
   return 0;
 }
 
@@ -280,7 +279,6 @@ static int hip_probe(int ordinal, struct rt_device *dev, char *why, size_t whyle
     goto fail;
   }
   memset(dev, 0, sizeof *dev);
-  dev->vendor = FATBIN_VENDOR_AMD;
   dev->ordinal = ordinal;
   if (hip_query_arch(ordinal, dev, why, whylen) != 0)
     goto fail;
@@ -549,7 +547,7 @@ static int hip_host_unregister(void *ptr, struct rt_err *e) {
 const struct rt_backend rt_backend_hip = {
     .name = "hip",
     .label = "HIP",
-    .vendor = FATBIN_VENDOR_AMD,
+    .select = &rt_selection_hip,
     .probe = hip_probe,
     .error_name = hip_error_name,
     .error_string = hip_error_string,

@@ -29,6 +29,7 @@
 #include "host_exec.h"
 #include "host_stream.h"
 #include "rt.h"
+#include "select_host.h"
 
 /* A loaded host object and the kernels looked up in it so far (MLIR's
  * lowering asks for the function at every launch, so we cache). */
@@ -69,7 +70,6 @@ static int host_probe(int ordinal, struct rt_device *dev, char *why, size_t whyl
     return -1;
   }
   memset(dev, 0, sizeof *dev);
-  dev->vendor = FATBIN_VENDOR_HOST;
   dev->ordinal = 0;
   snprintf(dev->arch, sizeof dev->arch, "host");
   snprintf(dev->target_id, sizeof dev->target_id, "host");
@@ -581,7 +581,7 @@ static int host_copy_to_device(void *dst, const void *src, size_t size, struct r
 const struct rt_backend rt_backend_host = {
     .name = "host",
     .label = "host CPU",
-    .vendor = FATBIN_VENDOR_HOST,
+    .select = &rt_selection_host,
     .probe = host_probe,
     .error_name = host_error_name,
     .error_string = host_error_string,

@@ -51,6 +51,8 @@ RT_EXPORT struct rt_memref_1d mgpuMemGetDeviceMemRef1dInt32(int32_t *allocated, 
   return rt_device_view("mgpuMemGetDeviceMemRef1dInt32", aligned, offset, size, stride);
 }
 
+static int rt_has_tensor_maps(const struct rt_backend *b) { return b->tensor_map_encode != NULL; }
+
 RT_EXPORT void mgpuTensorMapEncodeTiled(void *tensorMap, int tensorDataType, uint32_t tensorRank,
                                         void *globalAddress, const uint64_t *globalDim,
                                         const uint64_t *globalStrides, const uint32_t *boxDim,
@@ -61,8 +63,8 @@ RT_EXPORT void mgpuTensorMapEncodeTiled(void *tensorMap, int tensorDataType, uin
   if (!b)
     return;
   if (!b->tensor_map_encode) {
-    rt_error("%s: TMA descriptors are an NVIDIA sm_90+ feature; %s device '%s' has none", fn,
-             b->label, rt_device()->name);
+    rt_error("%s: TMA descriptors are %s; %s device '%s' has none", fn,
+             rt_feature_note(rt_has_tensor_maps), b->label, rt_device()->name);
     return;
   }
   if (tensorRank < 1 || tensorRank > 5 || !tensorMap || !globalDim || !boxDim || !elementStrides ||

@@ -5,86 +5,92 @@
  * a CUDA fatbin, PTX text, an AMD code object or a clang offload bundle. Those
  * go to the driver as they are, once we know which vendor they are for (so a
  * cubin on an AMD machine gets a clear message instead of a driver error
- * code), and PTX gets the NUL terminator the CUDA driver needs. LLVM bitcode
- * (gpu-module-to-binary format=offload) cannot be loaded by any driver. */
+ * code), and text (PTX) gets the NUL terminator the driver needs. Which
+ * plain objects there are is the backends' (their rules' `images`, select.h):
+ * this file asks each in turn. LLVM bitcode (gpu-module-to-binary
+ * format=offload) cannot be loaded by any driver. */
 #include <stdint.h>
 #include <string.h>
 
 #include "image.h"
-
-#define RT_ELF_MACHINE_CUDA 190   /* EM_CUDA */
-#define RT_ELF_MACHINE_AMDGPU 224 /* EM_AMDGPU */
+#include "backend.h"
 
 static int rt_starts_with(const unsigned char *d, size_t size, const char *magic,
                           size_t n) {
   return size >= n && memcmp(d, magic, n) == 0;
 }
 
-/* PTX as emitted by LLVM starts with comments and directives and declares its
- * .target early; look for that in the first few KiB. */
-static int rt_looks_like_ptx(const unsigned char *d, size_t size) {
-  size_t i = 0;
-  while (i < size && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r'))
-    i++;
-  if (i == size || (d[i] != '/' && d[i] != '.'))
-    return 0;
-  size_t limit = size < 8192 ? size : 8192;
-  static const char needle[] = ".target";
-  for (size_t j = i; j + sizeof needle - 1 <= limit; j++)
-    if (memcmp(d + j, needle, sizeof needle - 1) == 0)
-      return 1;
-  return 0;
+/* The first plain object of any backend that `match` accepts. */
+static struct rt_image rt_find_plain(int (*match)(const struct rt_plain_image *p,
+                                                  const unsigned char *d, size_t size,
+                                                  unsigned machine),
+                                     const unsigned char *d, size_t size, unsigned machine) {
+  for (size_t i = 0; rt_backends[i]; i++) {
+    const struct rt_selection *s = rt_backends[i]->select;
+    for (size_t j = 0; j < s->nimages; j++)
+      if (match(&s->images[j], d, size, machine))
+        return (struct rt_image){RT_IMAGE_PLAIN, &s->images[j], s};
+  }
+  return (struct rt_image){RT_IMAGE_UNKNOWN, NULL, NULL};
 }
 
-enum rt_image_kind rt_image_classify(const void *data, size_t size) {
+static int rt_match_elf(const struct rt_plain_image *p, const unsigned char *d, size_t size,
+                        unsigned machine) {
+  (void)d;
+  (void)size;
+  return p->elf_machine && p->elf_machine == machine;
+}
+
+static int rt_match_magic(const struct rt_plain_image *p, const unsigned char *d, size_t size,
+                          unsigned machine) {
+  (void)machine;
+  return !p->elf_machine && p->magic && rt_starts_with(d, size, p->magic, p->magic_size);
+}
+
+static int rt_match_content(const struct rt_plain_image *p, const unsigned char *d,
+                            size_t size, unsigned machine) {
+  (void)machine;
+  return !p->elf_machine && !p->magic && p->looks_like && p->looks_like(d, size);
+}
+
+struct rt_image rt_image_classify(const void *data, size_t size) {
   const unsigned char *d = data;
+  struct rt_image unknown = {RT_IMAGE_UNKNOWN, NULL, NULL};
   if (!d || size == 0)
-    return RT_IMAGE_UNKNOWN;
+    return unknown;
   if (fatbin_is_blob(d, size))
-    return RT_IMAGE_GPUCC;
+    return (struct rt_image){RT_IMAGE_GPUCC, NULL, NULL};
+  /* An ELF file is whatever its machine says, or nothing we know. */
   if (rt_starts_with(d, size, "\x7f" "ELF", 4) && size >= 20) {
     unsigned machine = d[18] | (unsigned)d[19] << 8; /* e_machine, little-endian */
-    if (machine == RT_ELF_MACHINE_CUDA)
-      return RT_IMAGE_CUBIN;
-    if (machine == RT_ELF_MACHINE_AMDGPU)
-      return RT_IMAGE_HSACO;
-    return RT_IMAGE_UNKNOWN;
+    return rt_find_plain(rt_match_elf, d, size, machine);
   }
-  if (rt_starts_with(d, size, "\x50\xed\x55\xba", 4)) /* 0xba55ed50 */
-    return RT_IMAGE_CUDA_FATBIN;
-  if (rt_starts_with(d, size, "__CLANG_OFFLOAD_BUNDLE__", 24))
-    return RT_IMAGE_OFFLOAD_BUNDLE;
+  /* Magic numbers are certain, a look at the content a guess: magics
+   * first, LLVM's among them. */
+  struct rt_image im = rt_find_plain(rt_match_magic, d, size, 0);
+  if (im.kind != RT_IMAGE_UNKNOWN)
+    return im;
   if (rt_starts_with(d, size, "BC\xc0\xde", 4))
-    return RT_IMAGE_BITCODE;
-  if (rt_looks_like_ptx(d, size))
-    return RT_IMAGE_PTX;
-  return RT_IMAGE_UNKNOWN;
+    return (struct rt_image){RT_IMAGE_BITCODE, NULL, NULL};
+  return rt_find_plain(rt_match_content, d, size, 0);
 }
 
-enum fatbin_vendor rt_image_vendor(enum rt_image_kind k) {
-  switch (k) {
-  case RT_IMAGE_HSACO:
-  case RT_IMAGE_OFFLOAD_BUNDLE:
-    return FATBIN_VENDOR_AMD;
-  default:
-    return FATBIN_VENDOR_NVIDIA;
+const char *rt_image_text_name(void) {
+  for (size_t i = 0; rt_backends[i]; i++) {
+    const struct rt_selection *s = rt_backends[i]->select;
+    for (size_t j = 0; j < s->nimages; j++)
+      if (s->images[j].text)
+        return s->images[j].name;
   }
+  return "assembly";
 }
 
-const char *rt_image_kind_name(enum rt_image_kind k) {
-  switch (k) {
+const char *rt_image_name(const struct rt_image *im) {
+  switch (im->kind) {
   case RT_IMAGE_GPUCC:
     return "gpucc fat binary";
-  case RT_IMAGE_CUBIN:
-    return "cubin";
-  case RT_IMAGE_CUDA_FATBIN:
-    return "CUDA fatbin";
-  case RT_IMAGE_PTX:
-    return "PTX";
-  case RT_IMAGE_HSACO:
-    return "AMD code object";
-  case RT_IMAGE_OFFLOAD_BUNDLE:
-    return "clang offload bundle";
+  case RT_IMAGE_PLAIN:
+    return im->plain->name;
   case RT_IMAGE_BITCODE:
     return "LLVM bitcode";
   case RT_IMAGE_UNKNOWN:

@@ -4,25 +4,29 @@
 
 #include <stddef.h>
 
-#include "fatbin.h"
+#include "select.h"
 
 enum rt_image_kind {
   RT_IMAGE_UNKNOWN,
-  RT_IMAGE_GPUCC,          /* gpucc fat binary: select an entry */
-  RT_IMAGE_CUBIN,          /* NVIDIA ELF */
-  RT_IMAGE_CUDA_FATBIN,    /* NVIDIA fatbinary (upstream format=fatbin) */
-  RT_IMAGE_PTX,            /* text, maybe without its NUL */
-  RT_IMAGE_HSACO,          /* AMD ELF code object */
-  RT_IMAGE_OFFLOAD_BUNDLE, /* clang offload bundle (HIP loads these) */
-  RT_IMAGE_BITCODE,        /* LLVM bitcode: no driver loads it */
+  RT_IMAGE_GPUCC,   /* gpucc fat binary: select an entry */
+  RT_IMAGE_PLAIN,   /* one object a backend's driver loads as it is */
+  RT_IMAGE_BITCODE, /* LLVM bitcode: no driver loads it */
+};
+
+struct rt_image {
+  enum rt_image_kind kind;
+  /* RT_IMAGE_PLAIN: which object, and the rules of the backend whose
+   * driver loads it (its vendor); NULL otherwise. */
+  const struct rt_plain_image *plain;
+  const struct rt_selection *select;
 };
 
 /* Looks at the first bytes of data (size bytes long). */
-enum rt_image_kind rt_image_classify(const void *data, size_t size);
-/* Vendor whose driver loads a plain image of this kind (NVIDIA for unknown
- * kinds, which are tried on whatever device there is). */
-enum fatbin_vendor rt_image_vendor(enum rt_image_kind k);
-/* "cubin", "AMD code object", ... for messages. */
-const char *rt_image_kind_name(enum rt_image_kind k);
+struct rt_image rt_image_classify(const void *data, size_t size);
+/* "cubin", "AMD code object", "gpucc fat binary", ... for messages. */
+const char *rt_image_name(const struct rt_image *im);
+/* The name of the first backend's plain object that is text, for the
+ * assembly mgpuModuleLoadJIT gets ("PTX"); "assembly" when none is. */
+const char *rt_image_text_name(void);
 
 #endif

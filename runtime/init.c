@@ -8,14 +8,14 @@
  *
  *   1. the device number: mgpuSetDefaultDevice if the program called it
  *      before, else GPUCC_DEVICE, else 0;
- *   2. the backend: GPUCC_BACKEND if set, else each row of rt_backends in
- *      order (CUDA, then HIP, then the host CPU), the first that opens a
- *      device wins;
+ *   2. the backend: GPUCC_BACKEND if set, else each row of rt_backends
+ *      (backend_list.c) in order, the first that opens a device wins;
  *   3. if none does, the reasons are kept and every operation that needs a
  *      device reports one line naming what was looked for and what the
  *      program carries.
  *
- * Adding a backend is adding a row to rt_backends. */
+ * Nothing here knows a backend by name: adding one is adding its file and a
+ * line in backend_list.c. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,13 +23,6 @@
 #include <string.h>
 
 #include "rt.h"
-
-static const struct rt_backend *const rt_backends[] = {
-    &rt_backend_cuda,
-    &rt_backend_hip,
-    &rt_backend_host, /* always finds its device: the CPU, last resort */
-};
-#define RT_NBACKENDS (sizeof rt_backends / sizeof rt_backends[0])
 
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 /* Written only by rt_start; read after pthread_once or after an acquire load
@@ -59,7 +52,7 @@ static int rt_device_from_env(int *out) {
 
 static void rt_known_backends(char *buf, size_t len) {
   buf[0] = '\0';
-  for (size_t i = 0; i < RT_NBACKENDS; i++)
+  for (size_t i = 0; rt_backends[i]; i++)
     rt_appendf(buf, len, "%s%s", i ? ", " : "", rt_backends[i]->name);
 }
 
@@ -86,9 +79,9 @@ static void rt_start(void) {
     forced = NULL;
   if (forced) {
     size_t i = 0;
-    while (i < RT_NBACKENDS && strcmp(rt_backends[i]->name, forced) != 0)
+    while (rt_backends[i] && strcmp(rt_backends[i]->name, forced) != 0)
       i++;
-    if (i == RT_NBACKENDS) {
+    if (!rt_backends[i]) {
       char known[128];
       rt_known_backends(known, sizeof known);
       snprintf(rt_failure, sizeof rt_failure,
@@ -98,12 +91,13 @@ static void rt_start(void) {
   }
 
   char reasons[1536] = "";
-  for (size_t i = 0; i < RT_NBACKENDS; i++) {
+  for (size_t i = 0; rt_backends[i]; i++) {
     const struct rt_backend *b = rt_backends[i];
     if (forced && strcmp(b->name, forced) != 0)
       continue;
     char why[512] = "";
     if (b->probe(ordinal, &rt_dev, why, sizeof why) == 0) {
+      rt_dev.select = b->select;
       rt_active = b;
       break;
     }
@@ -127,6 +121,20 @@ done:
 }
 
 const char *rt_backends_passed_over(void) { return rt_passed_over; }
+
+const char *rt_feature_note(int (*has)(const struct rt_backend *b)) {
+  for (size_t i = 0; rt_backends[i]; i++)
+    if (has(rt_backends[i]) && rt_backends[i]->feature_note)
+      return rt_backends[i]->feature_note;
+  return "";
+}
+
+const struct rt_selection *rt_selection_of(enum fatbin_vendor vendor) {
+  for (size_t i = 0; rt_backends[i]; i++)
+    if (rt_backends[i]->select->vendor == vendor)
+      return rt_backends[i]->select;
+  return NULL;
+}
 
 const struct rt_backend *rt_backend_get(const char *fn) {
   pthread_once(&rt_once, rt_start);

@@ -17,52 +17,18 @@
 static const uint32_t rt_max_block[3] = {1024, 1024, 64};
 static const uint32_t rt_max_grid[3] = {2147483647u, 65535, 65535};
 
-/* Shared memory a block may have, opt-in included (the runtime opts in to
- * every launch's dynamic bytes), by compute capability (CUDA C Programming
- * Guide, "Technical Specifications per Compute Capability"). A chip missing
- * here takes the newest one before it: sm_103 is sm_100's, sm_121 sm_120's. */
-static const struct {
-  int sm;
-  uint64_t bytes;
-} rt_nv_shared[] = {
-    {0, 48 << 10},   {70, 96 << 10},  {75, 64 << 10},  {80, 163 << 10}, {86, 99 << 10},
-    {87, 163 << 10}, {89, 99 << 10},  {90, 227 << 10}, {100, 227 << 10}, {120, 99 << 10},
-};
-
-static uint64_t rt_nv_max_shared(const char *target) {
-  int sm;
-  char variant;
-  if (rt_parse_nv_target(target, &sm, &variant) != 0)
-    return rt_nv_shared[0].bytes;
-  uint64_t bytes = rt_nv_shared[0].bytes;
-  for (size_t i = 0; i < sizeof rt_nv_shared / sizeof rt_nv_shared[0]; i++)
-    if (rt_nv_shared[i].sm <= sm)
-      bytes = rt_nv_shared[i].bytes;
-  return bytes;
-}
-
-/* LDS per workgroup: 64 KiB on every gfx9 to gfx12 chip but gfx950's. */
-static uint64_t rt_amd_max_shared(const char *target) {
-  struct rt_amd_target t;
-  if (rt_parse_amd_target(target, &t) == 0 && strcmp(t.processor, "gfx950") == 0)
-    return 160 << 10;
-  return 64 << 10;
-}
-
-void rt_limits_of_target(enum fatbin_vendor vendor, const char *target, struct rt_limits *l) {
+void rt_limits_of_target(const struct rt_selection *s, const char *target, struct rt_limits *l) {
   memset(l, 0, sizeof *l);
   snprintf(l->who, sizeof l->who, "%s", target);
   l->threads = GPUCC_MAX_BLOCK_THREADS;
   memcpy(l->max_block, rt_max_block, sizeof l->max_block);
   memcpy(l->max_grid, rt_max_grid, sizeof l->max_grid);
-  if (vendor == FATBIN_VENDOR_NVIDIA)
-    l->max_shared = rt_nv_max_shared(target);
-  else if (vendor == FATBIN_VENDOR_AMD)
-    l->max_shared = rt_amd_max_shared(target);
+  if (s && s->max_shared)
+    l->max_shared = s->max_shared(target);
 }
 
 void rt_limits_of_device(const struct rt_device *dev, struct rt_limits *l) {
-  rt_limits_of_target(dev->vendor, dev->arch, l);
+  rt_limits_of_target(dev->select, dev->arch, l);
   if (dev->max_threads)
     l->threads = dev->max_threads;
   for (int d = 0; d < 3; d++) {

@@ -45,20 +45,20 @@ enum rt_limit_kind {
   RT_LIMIT_SHARED,  /* more shared memory than a block has */
 };
 
-/* The limits of a kernel compiled for `target` of `vendor`, as far as its
- * name tells them: GPUCC_MAX_BLOCK_THREADS threads, blocks of at most
- * (1024, 1024, 64) and grids of (2^31 - 1, 65535, 65535), as CUDA and HIP
- * both have; shared memory per block as the chip has it, opt-in included
- * (gpucc's runtime opts in): NVIDIA by compute capability (48 KiB before
- * sm_70, 64 KiB on sm_75, 227 KiB on sm_90; a later chip takes the newest
- * one before it), AMD 64 KiB of LDS (160 KiB on gfx950). The host target
- * has the same thread, block and grid limits (a program tested on the CPU
- * must run on a GPU) and no shared memory limit. who = target. */
-void rt_limits_of_target(enum fatbin_vendor vendor, const char *target, struct rt_limits *l);
+/* The limits of a kernel compiled for `target`, as far as its name tells
+ * them: GPUCC_MAX_BLOCK_THREADS threads, blocks of at most (1024, 1024, 64)
+ * and grids of (2^31 - 1, 65535, 65535), as CUDA and HIP both have; shared
+ * memory per block as the chip has it, opt-in included (gpucc's runtime
+ * opts in), which is the rules' of its vendor (s->max_shared: by compute
+ * capability in select_cuda.c, 64 KiB of LDS but gfx950's in select_hip.c).
+ * With s NULL (a vendor no backend knows) or a vendor without a
+ * shared-memory limit (the host: a program tested on the CPU must run on a
+ * GPU, so it keeps the thread, block and grid limits), none. who = target. */
+void rt_limits_of_target(const struct rt_selection *s, const char *target, struct rt_limits *l);
 
-/* The device's limits: its target's (rt_limits_of_target of dev->arch),
- * replaced by what its driver reported (dev->max_*; 0: not reported).
- * who = dev->arch. */
+/* The device's limits: its target's (rt_limits_of_target of dev->arch by
+ * its own rules), replaced by what its driver reported (dev->max_*; 0: not
+ * reported). who = dev->arch. */
 void rt_limits_of_device(const struct rt_device *dev, struct rt_limits *l);
 
 /* Narrows l to what a kernel line of the manifest records: fewer threads,

@@ -117,6 +117,8 @@ RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 
 /* LLVM 22 declares this with 14 arguments (no paramsCount); taking 14 here
  * keeps the definition and the calls in agreement. */
+static int rt_has_clusters(const struct rt_backend *b) { return b->launch_cluster != NULL; }
+
 RT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                                        intptr_t clusterY, intptr_t clusterZ,
                                        intptr_t gridX, intptr_t gridY, intptr_t gridZ,
@@ -128,9 +130,9 @@ RT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
   if (!b)
     return;
   if (!b->launch_cluster) {
-    rt_error("%s: %s has no thread block clusters (an NVIDIA sm_90+ feature); "
+    rt_error("%s: %s has no thread block clusters (%s); "
              "this kernel cannot run on device '%s'",
-             fn, b->label, rt_device()->name);
+             fn, b->label, rt_feature_note(rt_has_clusters), rt_device()->name);
     return;
   }
   if (!function) {

@@ -15,11 +15,12 @@
  * Kernels: the first mgpuModuleGetFunction of a name makes a struct
  * rt_function (rt.h) holding the backend's function and the limits every
  * launch of it must meet, one struct rt_limits per target that must accept
- * it: on CUDA and HIP the device's, narrowed by the kernel line of the
- * chosen object (its manifest) and the function's own attributes; on the
- * host backend each GPU target the fat binary carries, each narrowed by its
- * kernel line, so that the CPU refuses what those GPUs would (or, for a
- * program built for the host alone, the GPUs' common limits). Later lookups
+ * it: on a GPU the device's, narrowed by the kernel line of the chosen
+ * object (its manifest) and the function's own attributes; on a backend
+ * that stands in for the GPUs (the host's: its rules' stands_in) each GPU
+ * target the fat binary carries, each narrowed by its kernel line, so that
+ * the CPU refuses what those GPUs would (or, for a program built for the
+ * host alone, the GPUs' common limits). Later lookups
  * find it in a list that only grows, read without a lock. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -71,10 +72,6 @@ static void rt_module_set_name(struct rt_module *m, const char *name) {
 
 /* The name for messages: "" until one is known. */
 static const char *rt_module_label(const struct rt_module *m) { return m->name ? m->name : ""; }
-
-static const char *rt_vendor_label(enum fatbin_vendor v) {
-  return v == FATBIN_VENDOR_NVIDIA ? "NVIDIA" : v == FATBIN_VENDOR_AMD ? "AMD" : "host";
-}
 
 /* ---- what launches are held to ------------------------------------------- */
 
@@ -157,16 +154,16 @@ static int rt_module_fatbin_limits(struct rt_module *m, const struct fatbin *fb,
   if (rt_module_copy_kernels(m, fb, entries[k].module) != 0)
     return -1;
   struct rt_limits l;
-  if (dev->vendor != FATBIN_VENDOR_HOST) {
+  if (!dev->select->stands_in) {
     rt_limits_of_device(dev, &l);
     return rt_module_add_target(m, &l, entries[k].target);
   }
   /* On the CPU: what each GPU target of the program would accept. */
   for (size_t i = 0; i < n; i++) {
-    if (entries[i].vendor == FATBIN_VENDOR_HOST ||
+    if (entries[i].vendor == dev->select->vendor ||
         strcmp(entries[i].module, entries[k].module) != 0 || rt_seen_target(entries, i))
       continue;
-    rt_limits_of_target(entries[i].vendor, entries[i].target, &l);
+    rt_limits_of_target(rt_selection_of(entries[i].vendor), entries[i].target, &l);
     if (rt_module_add_target(m, &l, entries[i].target) != 0)
       return -1;
   }
@@ -326,7 +323,7 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
     rt_suggest_arch(dev, arch, sizeof arch);
     /* On the CPU by default, say also why no GPU was used: that is what a
      * user who expected one needs to know first. */
-    const char *passed = dev->vendor == FATBIN_VENDOR_HOST ? rt_backends_passed_over() : "";
+    const char *passed = dev->select->stands_in ? rt_backends_passed_over() : "";
     snprintf(msg, len,
              "%s: no code for device %d '%s' (%s) in module '%s', which carries "
              "code for: %s; rebuild with --offload-arch=%s%s%s%s",
@@ -350,8 +347,7 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
     } else if (fatbin_read_object(fb, (size_t)k, &data, &size, &to_free, err, sizeof err) != 0) {
       snprintf(msg, len, "%s: cannot read %s: %s", fn, what, err);
     } else {
-      rc = rt_load_object(m, b, data, size, e->format == FATBIN_FORMAT_PTX, fn, what, msg,
-                          len);
+      rc = rt_load_object(m, b, data, size, fatbin_format_is_text(e->format), fn, what, msg, len);
       free(to_free);
     }
   }
@@ -363,26 +359,26 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
 /* Loads a plain object (upstream mlir-translate output) as it is. */
 static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
                          const char *fn, char *msg, size_t len) {
-  enum rt_image_kind kind = rt_image_classify(m->image, m->size);
+  struct rt_image im = rt_image_classify(m->image, m->size);
   const struct rt_device *dev = rt_device();
   char kind_name[64];
-  snprintf(kind_name, sizeof kind_name, "(%s)", rt_image_kind_name(kind));
+  snprintf(kind_name, sizeof kind_name, "(%s)", rt_image_name(&im));
   rt_module_set_name(m, kind_name);
-  if (kind == RT_IMAGE_BITCODE) {
+  if (im.kind == RT_IMAGE_BITCODE) {
     snprintf(msg, len,
              "%s: the module is LLVM bitcode (gpu-module-to-binary format=offload), "
              "which no GPU driver loads; build it with gpucc, or with format=bin",
              fn);
     return -1;
   }
-  if (kind != RT_IMAGE_UNKNOWN && rt_image_vendor(kind) != dev->vendor) {
+  if (im.kind == RT_IMAGE_PLAIN && im.select->vendor != dev->select->vendor) {
     char arch[64];
     rt_suggest_arch(dev, arch, sizeof arch);
     snprintf(msg, len,
              "%s: the module holds code for %s GPUs (%s), but device %d '%s' (%s) is "
              "an %s GPU; rebuild with --offload-arch=%s",
-             fn, rt_vendor_label(rt_image_vendor(kind)), rt_image_kind_name(kind),
-             dev->ordinal, dev->name, dev->target_id, rt_vendor_label(dev->vendor), arch);
+             fn, im.select->vendor_label, rt_image_name(&im), dev->ordinal, dev->name,
+             dev->target_id, dev->select->vendor_label, arch);
     return -1;
   }
   rt_log("module %s: %zu bytes, loaded as they are", rt_module_label(m), m->size);
@@ -391,8 +387,8 @@ static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
     return -1;
   }
   char what[128];
-  snprintf(what, sizeof what, "a %zu-byte %s", m->size, rt_image_kind_name(kind));
-  return rt_load_object(m, b, m->image, m->size, kind == RT_IMAGE_PTX, fn, what, msg,
+  snprintf(what, sizeof what, "a %zu-byte %s", m->size, rt_image_name(&im));
+  return rt_load_object(m, b, m->image, m->size, im.plain && im.plain->text, fn, what, msg,
                         len);
 }
 
@@ -419,7 +415,7 @@ static int rt_load(struct rt_module *m, const struct rt_backend *b, const char *
     rt_log("module (assembly): JIT-compiled at -O%d", m->opt_level);
     return 0;
   }
-  if (rt_image_classify(m->image, m->size) == RT_IMAGE_GPUCC)
+  if (rt_image_classify(m->image, m->size).kind == RT_IMAGE_GPUCC)
     return rt_load_fatbin(m, b, fn, msg, len);
   return rt_load_plain(m, b, fn, msg, len);
 }
@@ -594,12 +590,12 @@ void rt_modules_describe_targets(char *buf, size_t len) {
   pthread_mutex_lock(&rt_registry_lock);
   for (struct rt_module *m = rt_registry; m; m = m->next) {
     if (m->jit) {
-      rt_appendf(plain, sizeof plain, " PTX");
+      rt_appendf(plain, sizeof plain, " %s", rt_image_text_name());
       continue;
     }
-    enum rt_image_kind kind = rt_image_classify(m->image, m->size);
-    if (kind != RT_IMAGE_GPUCC) {
-      rt_appendf(plain, sizeof plain, " %s", rt_image_kind_name(kind));
+    struct rt_image im = rt_image_classify(m->image, m->size);
+    if (im.kind != RT_IMAGE_GPUCC) {
+      rt_appendf(plain, sizeof plain, " %s", rt_image_name(&im));
       continue;
     }
     struct fatbin *fb;

@@ -80,6 +80,10 @@ static void *rt_map_on_device(const struct rt_backend *b, const unsigned char *m
   return c->device;
 }
 
+static int rt_has_tensor_maps(const struct rt_backend *b) {
+  return b->tensor_map_encode && b->copy_to_device;
+}
+
 RT_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *descriptor,
                                                int64_t tensorDataType, int64_t interleave,
                                                int64_t swizzle, int64_t l2Promotion,
@@ -89,8 +93,8 @@ RT_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *descrip
   if (!b)
     return NULL;
   if (!b->tensor_map_encode || !b->copy_to_device) {
-    rt_error("%s: TMA descriptors are an NVIDIA sm_90+ feature; %s device '%s' has none",
-             fn, b->label, rt_device()->name);
+    rt_error("%s: TMA descriptors are %s; %s device '%s' has none", fn,
+             rt_feature_note(rt_has_tensor_maps), b->label, rt_device()->name);
     return NULL;
   }
   int elt = rt_element_size(tensorDataType);

@@ -9,6 +9,9 @@
 
 #include "backend.h"
 #include "kernel_limits.h"
+#include "select_cuda.h"
+#include "select_hip.h"
+#include "select_host.h"
 
 static int failures;
 
@@ -25,7 +28,7 @@ static struct rt_launch launch(unsigned gx, unsigned gy, unsigned gz, unsigned b
   return (struct rt_launch){.grid = {gx, gy, gz}, .block = {bx, by, bz}, .smem = smem};
 }
 
-static uint64_t shared_of(enum fatbin_vendor v, const char *target) {
+static uint64_t shared_of(const struct rt_selection *v, const char *target) {
   struct rt_limits l;
   rt_limits_of_target(v, target, &l);
   return l.max_shared;
@@ -34,25 +37,25 @@ static uint64_t shared_of(enum fatbin_vendor v, const char *target) {
 /* What each target allows, from its name. */
 static void test_targets(void) {
   struct rt_limits l;
-  rt_limits_of_target(FATBIN_VENDOR_NVIDIA, "sm_90a", &l);
+  rt_limits_of_target(&rt_selection_cuda, "sm_90a", &l);
   EXPECT(strcmp(l.who, "sm_90a") == 0 && l.threads == GPUCC_MAX_BLOCK_THREADS);
   EXPECT(l.max_block[0] == 1024 && l.max_block[1] == 1024 && l.max_block[2] == 64);
   EXPECT(l.max_grid[0] == 2147483647u && l.max_grid[1] == 65535 && l.max_grid[2] == 65535);
   EXPECT(l.block[0] == 0 && l.shared == 0);
   static const struct {
-    enum fatbin_vendor v;
+    const struct rt_selection *v;
     const char *target;
     uint64_t shared;
   } shared[] = {
-      {FATBIN_VENDOR_NVIDIA, "sm_61", 48 << 10},   {FATBIN_VENDOR_NVIDIA, "sm_70", 96 << 10},
-      {FATBIN_VENDOR_NVIDIA, "sm_75", 64 << 10},   {FATBIN_VENDOR_NVIDIA, "sm_80", 163 << 10},
-      {FATBIN_VENDOR_NVIDIA, "sm_86", 99 << 10},   {FATBIN_VENDOR_NVIDIA, "sm_87", 163 << 10},
-      {FATBIN_VENDOR_NVIDIA, "sm_89", 99 << 10},   {FATBIN_VENDOR_NVIDIA, "sm_90", 232448},
-      {FATBIN_VENDOR_NVIDIA, "sm_100f", 232448},   {FATBIN_VENDOR_NVIDIA, "sm_103", 232448},
-      {FATBIN_VENDOR_NVIDIA, "sm_120", 99 << 10},  {FATBIN_VENDOR_NVIDIA, "sm_121a", 99 << 10},
-      {FATBIN_VENDOR_NVIDIA, "bogus", 48 << 10},   {FATBIN_VENDOR_AMD, "gfx90a", 65536},
-      {FATBIN_VENDOR_AMD, "gfx942:xnack-", 65536}, {FATBIN_VENDOR_AMD, "gfx1100", 65536},
-      {FATBIN_VENDOR_AMD, "gfx950", 160 << 10},    {FATBIN_VENDOR_HOST, "host", 0},
+      {&rt_selection_cuda, "sm_61", 48 << 10},   {&rt_selection_cuda, "sm_70", 96 << 10},
+      {&rt_selection_cuda, "sm_75", 64 << 10},   {&rt_selection_cuda, "sm_80", 163 << 10},
+      {&rt_selection_cuda, "sm_86", 99 << 10},   {&rt_selection_cuda, "sm_87", 163 << 10},
+      {&rt_selection_cuda, "sm_89", 99 << 10},   {&rt_selection_cuda, "sm_90", 232448},
+      {&rt_selection_cuda, "sm_100f", 232448},   {&rt_selection_cuda, "sm_103", 232448},
+      {&rt_selection_cuda, "sm_120", 99 << 10},  {&rt_selection_cuda, "sm_121a", 99 << 10},
+      {&rt_selection_cuda, "bogus", 48 << 10},   {&rt_selection_hip, "gfx90a", 65536},
+      {&rt_selection_hip, "gfx942:xnack-", 65536}, {&rt_selection_hip, "gfx1100", 65536},
+      {&rt_selection_hip, "gfx950", 160 << 10},    {&rt_selection_host, "host", 0},
   };
   for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
     uint64_t got = shared_of(shared[i].v, shared[i].target);
@@ -62,11 +65,11 @@ static void test_targets(void) {
     EXPECT(got == shared[i].shared);
   }
   /* The host has the GPUs' thread, block and grid limits. */
-  rt_limits_of_target(FATBIN_VENDOR_HOST, "host", &l);
+  rt_limits_of_target(&rt_selection_host, "host", &l);
   EXPECT(l.threads == 1024 && l.max_block[2] == 64 && l.max_grid[1] == 65535);
 
   /* A device's report replaces the table where it says something. */
-  struct rt_device dev = {.vendor = FATBIN_VENDOR_AMD, .arch = "gfx90a",
+  struct rt_device dev = {.select = &rt_selection_hip, .arch = "gfx90a",
                           .max_block = {1024, 1024, 1024}, .max_grid = {0, 65536, 0},
                           .max_shared = 32768};
   rt_limits_of_device(&dev, &l);
@@ -81,7 +84,7 @@ static void test_targets(void) {
 /* A kernel line narrows, never widens. */
 static void test_apply(void) {
   struct rt_limits l;
-  rt_limits_of_target(FATBIN_VENDOR_NVIDIA, "sm_90", &l);
+  rt_limits_of_target(&rt_selection_cuda, "sm_90", &l);
   rt_limits_apply_kernel(&l, NULL);
   EXPECT(l.threads == 1024 && l.block[0] == 0 && l.shared == 0);
   struct fatbin_kernel k = {"m", "k", NULL, 2048, {0, 0, 0}, 100};
@@ -99,7 +102,7 @@ static void test_apply(void) {
 /* Each check, at its boundary, in the order they are made. */
 static void test_check(void) {
   struct rt_limits l;
-  rt_limits_of_target(FATBIN_VENDOR_AMD, "gfx942", &l);
+  rt_limits_of_target(&rt_selection_hip, "gfx942", &l);
   struct rt_launch ok = launch(2147483647u, 65535, 65535, 1024, 1, 1, 65536);
   EXPECT(rt_limits_check(&l, &ok) == RT_LIMIT_OK);
   struct rt_launch t = launch(1, 1, 1, 32, 32, 2, 0);
@@ -130,7 +133,7 @@ static void test_check(void) {
   struct rt_launch huge = launch(1, 1, 1, 4294967295u, 4294967295u, 4294967295u, 0);
   EXPECT(rt_limits_check(&wide, &huge) == RT_LIMIT_THREADS);
   /* No shared memory limit: any amount. */
-  rt_limits_of_target(FATBIN_VENDOR_HOST, "host", &l);
+  rt_limits_of_target(&rt_selection_host, "host", &l);
   s = launch(1, 1, 1, 1, 1, 1, 4000000000u);
   EXPECT(rt_limits_check(&l, &s) == RT_LIMIT_OK);
 }
@@ -147,10 +150,10 @@ static int explains(const struct rt_limits *l, size_t n, struct rt_launch ln, co
  * limit; the first target that refuses decides which. */
 static void test_explain(void) {
   struct rt_limits l[4];
-  rt_limits_of_target(FATBIN_VENDOR_NVIDIA, "sm_75", &l[0]);
-  rt_limits_of_target(FATBIN_VENDOR_NVIDIA, "sm_90", &l[1]);
-  rt_limits_of_target(FATBIN_VENDOR_AMD, "gfx90a", &l[2]);
-  rt_limits_of_target(FATBIN_VENDOR_AMD, "gfx942", &l[3]);
+  rt_limits_of_target(&rt_selection_cuda, "sm_75", &l[0]);
+  rt_limits_of_target(&rt_selection_cuda, "sm_90", &l[1]);
+  rt_limits_of_target(&rt_selection_hip, "gfx90a", &l[2]);
+  rt_limits_of_target(&rt_selection_hip, "gfx942", &l[3]);
   struct fatbin_kernel k = {"m", "k", NULL, 256, {16, 16, 1}, 4096};
   for (int i = 0; i < 4; i++)
     rt_limits_apply_kernel(&l[i], &k);
@@ -178,7 +181,7 @@ static void test_explain(void) {
                   "most 128 (gfx90a)"));
   /* Grid and block dimensions, and shared memory without static bytes. */
   struct rt_limits h;
-  rt_limits_of_target(FATBIN_VENDOR_NVIDIA, "sm_80", &h);
+  rt_limits_of_target(&rt_selection_cuda, "sm_80", &h);
   EXPECT(explains(&h, 1, launch(1, 70000, 1, 32, 1, 1, 0),
                   "kernel 'k' launched with grid (1, 70000, 1); a grid is at most "
                   "(2147483647, 65535, 65535) blocks (sm_80)"));

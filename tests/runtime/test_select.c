@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "select.h"
+#include "select_cuda.h"
+#include "select_hip.h"
 
 static int failures;
 
@@ -46,10 +48,9 @@ static size_t parse_archive(const char *spec, struct fatbin_entry *out, size_t m
 static struct rt_device nvidia(int major, int minor) {
   struct rt_device d;
   memset(&d, 0, sizeof d);
-  d.vendor = FATBIN_VENDOR_NVIDIA;
-  d.sm = major * 10 + minor;
-  snprintf(d.arch, sizeof d.arch, "sm_%d", d.sm);
-  snprintf(d.target_id, sizeof d.target_id, "sm_%d", d.sm);
+  d.select = &rt_selection_cuda;
+  snprintf(d.arch, sizeof d.arch, "sm_%d", major * 10 + minor);
+  snprintf(d.target_id, sizeof d.target_id, "%s", d.arch);
   snprintf(d.name, sizeof d.name, "test GPU");
   return d;
 }
@@ -58,14 +59,12 @@ static struct rt_device nvidia(int major, int minor) {
 static struct rt_device amd(const char *target_id) {
   struct rt_device d;
   memset(&d, 0, sizeof d);
-  d.vendor = FATBIN_VENDOR_AMD;
+  d.select = &rt_selection_hip;
   struct rt_amd_target t;
   if (rt_parse_amd_target(target_id, &t) != 0)
     printf("bad test device %s\n", target_id);
   snprintf(d.arch, sizeof d.arch, "%s", t.processor);
   snprintf(d.target_id, sizeof d.target_id, "%s", target_id);
-  d.xnack = t.xnack;
-  d.sramecc = t.sramecc;
   return d;
 }
 
