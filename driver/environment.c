@@ -39,7 +39,7 @@ const struct environment_variable environment_variables[] = {
     {"GPUCC_HIPSPARSE_LIBRARY", "the hipSPARSE library the gpu sparse ops load"},
     {"GPUCC_CUSPARSELT_LIBRARY", "the cuSPARSELt library the 2:4 sparse ops load"},
     /* gpucc's own tests */
-    {"GPUCC_TEST_CRASH", "for gpucc's tests: plant a crash (parse, device, host, fatbin-damage)"},
+    {"GPUCC_TEST_CRASH", "for gpucc's tests: plant a fault (parse, bytecode, device, device-trap, device-warning, device-sleep, host, fatbin-damage)"},
     {"GPUCC_TEST_JOB_LOG", "for gpucc's tests: a file where each job records when it ran"},
 };
 

@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "interrupt.h"
+#include "last_words.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,6 +97,13 @@ static int open_auth(const char *auth) {
 
 static void release_at_exit(void) { jobserver_release_all(); }
 
+/* Also when gpucc ends by interrupt_exit or crash_fatal, which skip atexit:
+ * write(2) and getpid(2) are async-signal-safe. */
+static void release_last(enum last_how how) {
+  (void)how;
+  jobserver_release_all();
+}
+
 void jobserver_init(void) {
   const char *flags = getenv("MAKEFLAGS");
   char auth[4096];
@@ -106,6 +114,7 @@ void jobserver_init(void) {
     return;
   owner = getpid();
   atexit(release_at_exit);
+  last_words_set(LAST_TOKENS, release_last);
 }
 
 int jobserver_active(void) { return fd >= 0; }

@@ -588,6 +588,10 @@ static int child_body(void *arg) {
     raise(SIGTRAP);
   if (c->j->kind == JOB_DEVICE && crash_planted("device-warning"))
     diag_warning("planted warning in %s", c->j->what);
+  /* A job still running when the test interrupts gpucc (its parent then
+   * holds make's tokens: they must come back). */
+  if (c->j->kind == JOB_DEVICE && crash_planted("device-sleep"))
+    sleep(30);
   int rc = run_job(c->p, c->j);
   if (rc == 0 && diag_error_count() > errors)
     return 1;
@@ -834,9 +838,8 @@ int plan_run(struct plan *p) {
     int status;
     pid_t pid = want_token ? jobserver_wait(&status) : interrupt_wait_child(&status);
     if (pid < 0) {
-      jobserver_release_all();
       progress_end();
-      interrupt_exit();
+      interrupt_exit(); /* gives the jobserver tokens back too (last_words.h) */
     }
     if (pid == 0)
       continue;

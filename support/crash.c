@@ -6,7 +6,7 @@
  * come from a corrupted heap, and malloc or stdio could deadlock there. */
 #include "crash.h"
 
-#include "proc.h"
+#include "last_words.h"
 #include "tmp.h"
 
 #include <errno.h>
@@ -249,8 +249,7 @@ _Noreturn void crash_fatal(const char *what) {
   if (getpid() != owner_pid)
     _exit(CRASH_EXIT); /* a job child: the parent writes the reproducer */
   write_reproducer(NULL, 0, input_file, script);
-  spawn_kill_now();
-  tmp_cleanup();
+  last_words_run(LAST_NOW); /* children, jobserver tokens, temp files */
   _exit(CRASH_EXIT);
 }
 

@@ -6,8 +6,7 @@
 #include "interrupt.h"
 
 #include "diag.h"
-#include "proc.h"
-#include "tmp.h"
+#include "last_words.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -57,8 +56,7 @@ _Noreturn void interrupt_exit(void) {
     for (;;)
       pause(); /* the other thread is ending the process */
   }
-  spawn_end_all();
-  tmp_cleanup();
+  last_words_run(LAST_GRACEFUL); /* children, jobserver tokens, temp files */
   fflush(NULL);
   /* As shells and Ninja expect: 130 for Ctrl-C; otherwise die of the
    * signal itself, so that a parent sees what ended us. */

@@ -12,6 +12,7 @@
 #include "crash.h"
 #include "diag.h"
 #include "interrupt.h"
+#include "last_words.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +30,16 @@ extern char **environ;
 #define MAX_CHILDREN 1024
 static volatile sig_atomic_t children[MAX_CHILDREN];
 
+/* Ending the process (last_words.h): the children go first. */
+static void last_children(enum last_how how) {
+  if (how == LAST_NOW)
+    spawn_kill_now();
+  else
+    spawn_end_all();
+}
+
 void spawn_track(pid_t pid) {
+  last_words_set(LAST_CHILDREN, last_children);
   for (int i = 0; i < MAX_CHILDREN; i++)
     if (children[i] == 0) {
       children[i] = pid;

@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "interrupt.h"
+#include "last_words.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,6 +110,11 @@ void tmp_cleanup(void) {
 
 static void on_exit_cleanup(void) { tmp_cleanup(); }
 
+static void last_cleanup(enum last_how how) {
+  (void)how; /* async-signal-safe either way */
+  tmp_cleanup();
+}
+
 void tmp_init(void) {
   /* Kept before ensure_session_dir points TMPDIR at the session directory:
    * crash reproducers go here, beside it, and outlive it. */
@@ -117,6 +123,7 @@ void tmp_init(void) {
     snprintf(base_dir, sizeof base_dir, "%s", t);
   owner_pid = getpid();
   atexit(on_exit_cleanup);
+  last_words_set(LAST_FILES, last_cleanup);
   interrupt_init();
 }
 

@@ -90,6 +90,20 @@ rc=0; wait $pid || rc=$?
 check interrupt_ends sh -c "test $rc -eq 130 || test $rc -eq 0"
 check interrupt_tokens_back test "$(tokens)" -eq 2
 rm -f p1.o
+# ... also while jobs are running and the token is taken: device jobs that
+# sleep (a test switch) until SIGINT; gpucc leaves by interrupt_exit,
+# which gives tokens back through its last words.
+printf ++ >&9
+GPUCC_TEST_CRASH=device-sleep MAKEFLAGS="-j3 --jobserver-auth=fifo:$work/fifo" \
+  "$gpucc" --no-cache --offload-arch=host,sm_90 -j4 -c p1.mlir -o p1.o 2>err &
+pid=$!
+i=0
+while [ "$(pgrep -P $pid | wc -l)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+check interrupt_running_two_jobs test "$(pgrep -P $pid | wc -l)" -ge 2
+kill -INT $pid 2>/dev/null || true
+rc=0; wait $pid || rc=$?
+check interrupt_running_ends sh -c "test $rc -eq 130 && test ! -e p1.o"
+check interrupt_running_tokens_back test "$(tokens)" -eq 2
 exec 9>&-
 
 # Descriptors that are not open, a FIFO that is not there or is a plain
