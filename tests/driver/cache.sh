@@ -11,12 +11,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 export GPUCC_CACHE_DIR="$work/cache"
 flags="--offload-arch=sm_90,gfx90a,host -v"
-fails=0
-check() {
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 compiled() { grep -c 's  device code for' "$1" || true; }
 fetched() { grep -c 's  cached device code for' "$1" || true; }
 host_compiled() { grep -c 's  host code: ' "$1" || true; }
@@ -153,4 +148,4 @@ for part in dev lnk host; do
   done
 done
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

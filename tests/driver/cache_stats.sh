@@ -13,12 +13,7 @@ cd "$work"
 export GPUCC_CACHE_DIR="$work/cache"
 unset GPUCC_REMOTE_CACHE
 flags="--offload-arch=host -v"
-fails=0
-check() {
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 # stats_are HITS LOCAL REMOTE MISSES ENTRIES: what --cache-stats says.
 stats_are() {
   "$gpucc" --cache-stats >stats.out || return 1
@@ -118,4 +113,4 @@ for flag in --cache-stats --cache-clear --cache-zero-stats; do
   check "man_$flag" grep -q -- "$(echo "$flag" | sed 's/-/\\\\-/g')" man.out
 done
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

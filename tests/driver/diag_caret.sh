@@ -11,12 +11,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 export GPUCC_CACHE_DIR="$work/cache"
-fails=0
-check() {
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 tab=$(printf '\t')
 
 # snippet ERR SOURCE LINE COL [N]: line N (default 1) of ERR is the message
@@ -133,4 +128,4 @@ check long_line_cut test "$(wc -c <long_shown)" -lt 200
 check long_line_marked grep -q '^\.\.\. *"gpu.frobnicate"() : () -> () //  *\.\.\.$' long_shown
 check long_line_caret_under_op test "$(cut -c "$(($(wc -c <long_caret) - 1))" long_shown)" = '"'
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

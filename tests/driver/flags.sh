@@ -11,12 +11,7 @@ export TMPDIR="$work/tmp"
 # A private device cache: tests must not read or fill the user's.
 export GPUCC_CACHE_DIR="$work/cache"
 cd "$work"
-fails=0
-check() { # check NAME CONDITION-COMMAND...
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 no_temps() { [ -z "$(ls -A "$work/tmp")" ]; }
 
 # --version, --help
@@ -413,4 +408,4 @@ check host_memory_werror sh -c "test $rc -eq 1 && test ! -e hm_app2"
 check man_page sh -c "grep -q '^.TH GPUCC 1' gpucc.1 && grep -q 'offload\\\\-arch' gpucc.1 && grep -q 'fatbin\\\\-compress' gpucc.1"
 
 check no_temps_at_end no_temps
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

@@ -13,12 +13,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp" "$work/bin" "$work/run"
 export TMPDIR="$work/tmp" GPUCC_CACHE_DIR="$work/cache"
 cd "$work/run"
-fails=0
-check() { # check NAME CONDITION-COMMAND...
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 realcc=$(command -v cc)
 # The fake cc: for a C source named *bad*, "begin", a pause, where its
 # standard input comes from, "end", exit 1; for *note*, one line and the
@@ -71,4 +66,4 @@ st=0; ./from_stdin || st=$?
 check stdin_c sh -c "test $rc -eq 0 && test $st -eq 7"
 check no_temps test -z "$(ls -A "$work/tmp")"
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

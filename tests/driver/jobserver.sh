@@ -19,12 +19,7 @@ mkdir "$work/tmp" "$work/run"
 export TMPDIR="$work/tmp"
 unset MAKEFLAGS MFLAGS MAKELEVEL GPUCC_TEST_CRASH
 cd "$work/run"
-fails=0
-check() { # check NAME CONDITION-COMMAND...
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 # The most jobs that ran at once, from "<start> <end> <pid>" lines: an end
 # and a start at the same time do not overlap.
 most_at_once() {
@@ -117,4 +112,4 @@ for auth in "--jobserver-auth=7,8" "--jobserver-fds=7,8" "--jobserver-auth=fifo:
 done
 check no_temps test -z "$(ls -A "$work/tmp")"
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

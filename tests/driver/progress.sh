@@ -11,12 +11,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp" "$work/run"
 export TMPDIR="$work/tmp" GPUCC_CACHE_DIR="$work/cache" TERM=xterm
 cd "$work/run"
-fails=0
-check() { # check NAME CONDITION-COMMAND...
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 cp "$prog" prog.mlir
 cr=$(printf '\r')
 esc=$(printf '\033')
@@ -73,4 +68,4 @@ check report_output test -x app5
 check report_not_dry sh -c "! grep -q 'time report' err"
 check no_temps test -z "$(ls -A "$work/tmp")"
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

@@ -10,12 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 export GPUCC_CACHE_DIR="$work/cache"
-fails=0
-check() {
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 
 "$gpucc" --list-gpu-arch >archs 2>err && rc=0 || rc=$?
 check list_exit sh -c "test $rc -eq 0 && test ! -s err"
@@ -57,4 +52,4 @@ check help_list_gpu_arch grep -q -- '--list-gpu-arch' help
 check help_print_file_name grep -q -- '-print-file-name=<file>' help
 check man_list_gpu_arch grep -q -- '\\-\\-list\\-gpu\\-arch' man
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

@@ -21,12 +21,7 @@ unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export no_proxy='*' NO_PROXY='*'
 unset GPUCC_REMOTE_CACHE_READONLY
 flags="--offload-arch=sm_90,gfx90a,host -v"
-fails=0
-check() {
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 compiled() { grep -c 's  device code for' "$1" || true; }
 fetched() { grep -c 's  cached device code for' "$1" || true; }
 warnings() { grep -c 'warning: remote cache' "$1" || true; }
@@ -165,4 +160,4 @@ check no_remote_no_libcurl sh -c "grep -q 'file=libMLIR' log_j && ! grep -q 'fil
 GPUCC_CACHE_DIR=$work/b "$gpucc" $flags p.mlir -o app_b2 2>log_b2
 check local_first sh -c "test $(compiled log_b2) -eq 0 && test $(warnings log_b2) -eq 0"
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

@@ -13,12 +13,7 @@ mkdir "$work/tmp" "$work/run"
 export TMPDIR="$work/tmp"
 export GPUCC_CACHE_DIR="$work/cache"
 cd "$work/run"
-fails=0
-check() { # check NAME CONDITION-COMMAND...
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 no_temps() { [ -z "$(ls -A "$work/tmp")" ]; }
 only() { # only FILE...: the current directory holds exactly these
   [ "$(ls -A | sort | tr '\n' ' ')" = "$(printf '%s\n' "$@" | sort | tr '\n' ' ')" ]
@@ -99,4 +94,4 @@ rc=0; "$gpucc" -c -MD -MF outdir --offload-arch=host prog.mlir 2>err || rc=$?
 check mf_dir sh -c "test $rc -eq 1 && grep -q \"depfile 'outdir': it is a directory\" err && test ! -e prog.o"
 check no_temps_at_end no_temps
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done

@@ -17,12 +17,7 @@ unset GPUCC_REMOTE_CACHE GPUCC_REMOTE_CACHE_READONLY GPUCC_TEST_CRASH
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export no_proxy='*' NO_PROXY='*'
 cd "$work/run"
-fails=0
-check() { # check NAME CONDITION-COMMAND...
-  name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name" >&2; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../lib/check.sh"
 # Nothing but the inputs here, nothing in the temp directory.
 no_litter() {
   [ "$(ls -A | grep -v '\.mlir$' | grep -v '^err$' || true)" = "" ] && [ -z "$(ls -A "$work/tmp")" ]
@@ -127,4 +122,4 @@ else
   echo "skip remote_refuses_put: no python3"
 fi
 
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed" >&2; exit 1; }
+checks_done
