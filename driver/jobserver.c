@@ -156,40 +156,12 @@ void jobserver_release_all(void) {
 pid_t jobserver_wait(int *status) {
   if (fd < 0 || hung_up)
     return interrupt_wait_child(status);
-  sigset_t block, old;
-  sigemptyset(&block);
-  sigaddset(&block, SIGINT);
-  sigaddset(&block, SIGTERM);
-  sigaddset(&block, SIGHUP);
-  sigaddset(&block, SIGPIPE);
-  sigaddset(&block, SIGCHLD);
-  /* As interrupt_wait_child: blocked between the checks and the wait, so
-   * that neither a signal nor a child's exit slips in unseen; ppoll
-   * unblocks them while it sleeps, and wakes for a token too. */
-  pthread_sigmask(SIG_BLOCK, &block, &old);
-  pid_t rc;
-  for (;;) {
-    if (interrupt_pending()) {
-      rc = -1;
-      break;
-    }
-    pid_t w = waitpid(-1, status, WNOHANG);
-    if (w > 0) {
-      rc = w;
-      break;
-    }
-    if (w < 0 && errno != EINTR && errno != ECHILD)
-      BUG("waitpid failed with jobs running");
-    struct pollfd p = {fd, POLLIN, 0};
-    if (ppoll(&p, 1, NULL, &old) > 0 && p.revents) {
-      /* Without POLLIN the pipe is broken: run the jobs already holding
-       * tokens, take no more (one job at a time, never more than make
-       * allows). */
-      hung_up = !(p.revents & POLLIN);
-      rc = 0;
-      break;
-    }
-  }
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  short revents = 0;
+  int rc = interrupt_wait_child_or_fd(status, fd, &revents);
+  /* Without POLLIN the pipe is broken: run the jobs already holding
+   * tokens, take no more (one job at a time, never more than make
+   * allows). */
+  if (rc == 0)
+    hung_up = !(revents & POLLIN);
   return rc;
 }

@@ -71,7 +71,9 @@ _Noreturn void interrupt_exit(void) {
   _exit(128 + sig);
 }
 
-int interrupt_wait_child(int *status) {
+int interrupt_wait_child(int *status) { return interrupt_wait_child_or_fd(status, -1, NULL); }
+
+int interrupt_wait_child_or_fd(int *status, int fd, short *revents) {
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
@@ -93,9 +95,15 @@ int interrupt_wait_child(int *status) {
       rc = (int)w;
       break;
     }
-    if (w < 0 && errno != EINTR)
+    /* No child at all is fine while there is a descriptor to wait for. */
+    if (w < 0 && errno != EINTR && !(errno == ECHILD && fd >= 0))
       BUG("waitpid failed with jobs running");
-    ppoll(NULL, 0, NULL, &old);
+    struct pollfd p = {fd, POLLIN, 0};
+    if (ppoll(&p, fd >= 0, NULL, &old) > 0 && p.revents) {
+      *revents = p.revents;
+      rc = 0;
+      break;
+    }
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   return rc;

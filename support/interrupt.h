@@ -28,4 +28,9 @@ _Noreturn void interrupt_exit(void);
  * (the check and the wait are one step, with ppoll). Returns the pid. */
 int interrupt_wait_child(int *status);
 
+/* The same, but also returns 0 when descriptor fd (if >= 0) has something
+ * to read or is hung up, with poll's revents in *revents (make's jobserver
+ * giving a token back, see driver/jobserver.c). */
+int interrupt_wait_child_or_fd(int *status, int fd, short *revents);
+
 #endif
