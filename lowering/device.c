@@ -25,11 +25,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Lowered device code: LLVM dialect ops, the vendors' own ops (translated
+/* The kind's dialects of lowered ops (its row's `lowered`), for
+ * device_lowered: frontend_lower's callback takes no data of its own. */
+static _Thread_local const char *const *lowered_dialects;
+
+/* Lowered device code: LLVM dialect ops, the kind's own ops (translated
  * to intrinsics) and the containers. */
 static int device_lowered(MlirStringRef name) {
-  return frontend_ref_starts(name, "llvm.") || frontend_ref_starts(name, "nvvm.") ||
-         frontend_ref_starts(name, "rocdl.") || frontend_ref_is(name, "gpu.module") ||
+  for (size_t i = 0; lowered_dialects && lowered_dialects[i]; i++)
+    if (frontend_ref_starts(name, lowered_dialects[i]))
+      return 1;
+  return frontend_ref_starts(name, "llvm.") || frontend_ref_is(name, "gpu.module") ||
          frontend_ref_is(name, "builtin.module");
 }
 
@@ -97,7 +103,7 @@ static void set_llvm_options(const struct target_lowering *l) {
 static void finish_lowered(MlirModule dev, const struct target_lowering *l,
                            const struct device_codegen *cg) {
   MlirOperation root = mlirModuleGetOperation(dev);
-  lowering_internalize_device_functions(dev);
+  lowering_internalize_device_functions(dev, l->kernel_attr);
   lowering_align_workgroup_arrays(root);
   lowering_contract_fp(root, cg->contract);
   if (l->launch_bounds)
@@ -153,7 +159,10 @@ int lowering_device(const struct program *prog, const struct target *t, const st
     goto out;
   }
   l->describe(t, what, sizeof what);
-  if (frontend_lower(dev, pipeline, what, device_lowered) != 0)
+  lowered_dialects = l->lowered;
+  int lowered = frontend_lower(dev, pipeline, what, device_lowered);
+  lowered_dialects = NULL;
+  if (lowered != 0)
     goto out;
   finish_lowered(dev, l, cg);
   if (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0)

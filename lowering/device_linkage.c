@@ -38,8 +38,9 @@ static int has_attr(MlirOperation op, const char *name) {
          !mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, ref(name)));
 }
 
-static int is_kernel(MlirOperation fn) {
-  return has_attr(fn, "gpu.kernel") || has_attr(fn, "nvvm.kernel") || has_attr(fn, "rocdl.kernel");
+/* kernel_attr: the attribute the kind's conversion marks kernels with. */
+static int is_kernel(MlirOperation fn, const char *kernel_attr) {
+  return has_attr(fn, "gpu.kernel") || (kernel_attr && has_attr(fn, kernel_attr));
 }
 
 static int is_definition(MlirOperation fn) {
@@ -102,7 +103,7 @@ static int is_dynamic_shared(MlirOperation g) {
   return !strncmp(text, "!llvm.array<0 x ", 16);
 }
 
-static void internalize_module(MlirOperation gm) {
+static void internalize_module(MlirOperation gm, const char *kernel_attr) {
   struct uses u = {0};
   mlirOperationWalk(gm, collect_use, &u, MlirWalkPreOrder);
   MlirContext ctx = mlirOperationGetContext(gm);
@@ -115,7 +116,7 @@ static void internalize_module(MlirOperation gm) {
     if (frontend_op_is(fn, "llvm.mlir.global") && is_dynamic_shared(fn) &&
         !mlirAttributeIsNull(external))
       mlirOperationSetInherentAttributeByName(fn, ref("linkage"), external);
-    if (frontend_op_is(fn, "llvm.func") && is_definition(fn) && !is_kernel(fn)) {
+    if (frontend_op_is(fn, "llvm.func") && is_definition(fn) && !is_kernel(fn, kernel_attr)) {
       MlirStringRef name = symbol(fn);
       if (name.length > strlen(CIFACE) && !strncmp(name.data, CIFACE, strlen(CIFACE)) &&
           !used(&u, name))
@@ -130,10 +131,10 @@ static void internalize_module(MlirOperation gm) {
   free(u.names);
 }
 
-void lowering_internalize_device_functions(MlirModule dev) {
+void lowering_internalize_device_functions(MlirModule dev, const char *kernel_attr) {
   MlirOperation *mods;
   size_t n = frontend_gpu_modules(dev, &mods);
   for (size_t i = 0; i < n; i++)
-    internalize_module(mods[i]);
+    internalize_module(mods[i], kernel_attr);
   free(mods);
 }

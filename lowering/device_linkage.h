@@ -5,7 +5,9 @@
 
 #include <mlir-c/IR.h>
 
-/* In every gpu.module of dev (lowered to the LLVM dialect). */
-void lowering_internalize_device_functions(MlirModule dev);
+/* In every gpu.module of dev (lowered to the LLVM dialect). Kernels are
+ * the functions marked gpu.kernel or `kernel_attr` (the kind's mark,
+ * "nvvm.kernel"; NULL: none). */
+void lowering_internalize_device_functions(MlirModule dev, const char *kernel_attr);
 
 #endif

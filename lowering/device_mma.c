@@ -3,25 +3,23 @@
  * The gpu dialect's matrix ops act on a whole subgroup: an
  * !gpu.mma_matrix<RxCxT, "AOp"|"BOp"|"COp"> is one R x C matrix spread over
  * the lanes, each lane holding a fragment. LLVM 22 lowers them only for
- * NVIDIA (wmma); for AMD's WMMA and MFMA chips, its chips without a matrix
- * unit and the host gpucc writes them here, in ops every pipeline lowers,
- * once it knows how a fragment is laid out (enum mma_layout):
+ * NVIDIA (wmma); for the other targets gpucc writes them here, in ops every
+ * pipeline lowers, once the target's kind says how a fragment is laid out
+ * and what computes on it (struct mma_lowering, device_mma.h):
  *
  *   fragment          ->  vector<N x T>: element e of a lane sits at index
  *                         e * stride and holds matrix element (row, col),
- *                         a function of the lane and e (fragment_for below)
+ *                         a function of the lane and e (the layout's
+ *                         `fragment`)
  *   load_matrix       ->  each lane loads its elements (memref strides and
  *                         leadDimension as given; `transpose` reads the
  *                         matrix column-major: a logical transpose)
  *   store_matrix      ->  each lane stores its elements (`transpose` alike)
- *   compute           ->  RDNA: amdgpu.wmma; CDNA: amdgpu.mfma (one or
- *                         more, device_mma_cdna.c) after a check that the
- *                         block is whole 64-lane wavefronts (stores get it
- *                         too, assert_whole_waves); no matrix unit:
- *                         shuffles and multiply-adds over 32-lane groups
- *                         (device_mma_lanes.c, asserted alike); the host:
- *                         C += A * B in loops over the whole matrices
- *                         every lane holds
+ *   compute           ->  the layout's `compute` text (a matrix
+ *                         instruction, lane shuffles, loops), after a check
+ *                         that the block is whole groups of the lanes it
+ *                         reads where the layout says so (stores get it
+ *                         too, assert_whole_waves)
  *   elementwise       ->  the arith op on the vectors (layout-free, except
  *                         extf between layouts with different strides)
  *   constant_matrix   ->  vector.broadcast
@@ -32,27 +30,13 @@
  * vectors in place. compute's a_transpose/b_transpose only say how the
  * operands were loaded, which the fragments already reflect.
  *
- * The layouts are those of the ISA manuals: RDNA3 (gfx11) A lane l holds
- * row l % 16, B column l % 16, 16 elements each; C element e of lane l is
- * (2e + l / 16, l % 16), 16-bit C types in the even halves. RDNA4 (gfx12)
- * A and B hold 8 elements of row/column l % 16 starting at 8 * (l / 16); C
- * element e is (8 * (l / 16) + e, l % 16). CDNA's (wave64, MFMA): four
- * elements a lane, described and checked in device_mma_cdna.c. AMD chips
- * without a matrix unit: eight elements a lane of each 32-lane group, the
- * row-major matrix dealt out, described and checked in device_mma_lanes.c.
- * The host's lanes each hold the whole matrix (row-major), which costs
- * work but no lane exchange.
- *
- * NVIDIA: LLVM 22 lowers the ops to wmma itself, but its elementwise
- * lowering crashes (subf, negatef, extf) or builds invalid constants
- * (maxf, minf on f16). There, each elementwise op becomes a call of a
- * function over the accumulator fragment's LLVM struct, the type the NVVM
- * conversion gives it (f16: vector<2xf16> pairs, else scalars, in order),
- * bridged with unrealized casts that the conversion folds away. */
+ * The layouts are the kinds' (device_amd_mma.c, device_mma_cdna.c,
+ * device_mma_lanes.c, device_nvidia_mma.c), but for one anyone may take:
+ * every lane holds the whole matrix (row-major, mma_lowering_whole, the
+ * host's), which costs work but no lane exchange. A layout whose kind
+ * lowers the ops itself (`elementwise`: NVIDIA's wmma) gets only the
+ * elementwise ops handed over. */
 #include "device_mma.h"
-#include "device_mma_cdna.h"
-#include "device_mma_lanes.h"
-#include "device_mma_types.h"
 
 #include "diag.h"
 #include "frontend.h"
@@ -65,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int read_mma_type(MlirType t, struct mma_type *m) {
+int mma_read_type(MlirType t, struct mma_type *m) {
   char text[128], role[4];
   frontend_type_text(t, text, sizeof text);
   if (sscanf(text, "!gpu.mma_matrix<%ux%ux%31[^,], \"%1[ABC]Op\">", &m->rows, &m->cols, m->elem,
@@ -83,65 +67,27 @@ static int read_mma_type(MlirType t, struct mma_type *m) {
   return 0;
 }
 
-/* The fragment of matrix type m under layout, or an explanation in why. */
-static int fragment_for(enum mma_layout layout, const struct mma_type *m, struct fragment *f,
-                        char *why, size_t n) {
-  switch (layout) {
-  case MMA_LAYOUT_WHOLE:
-    f->count = f->size = m->rows * m->cols;
-    f->stride = 1;
-    snprintf(f->position, sizeof f->position, "%s",
-             "%row = arith.divui %e, %ccols : index\n"
-             "    %col = arith.remui %e, %ccols : index\n");
-    return 0;
-  case MMA_LAYOUT_GFX11:
-  case MMA_LAYOUT_GFX12:
-    break;
-  case MMA_LAYOUT_CDNA1:
-  case MMA_LAYOUT_CDNA2:
-  case MMA_LAYOUT_CDNA3:
-    return mma_cdna_fragment(m, f, why, n);
-  case MMA_LAYOUT_NVVM:
-    f->count = f->size = 0; /* only the struct below */
-    f->stride = 1;
-    f->position[0] = '\0';
-    return 0;
-  case MMA_LAYOUT_LANES:
-    return mma_lanes_fragment(m, f, why, n);
-  }
-  int input = m->role != 'C';
-  int ok_elem = input ? !strcmp(m->elem, "f16") || !strcmp(m->elem, "bf16") || !strcmp(m->elem, "i8")
-                      : !strcmp(m->elem, "f32") || !strcmp(m->elem, "f16") ||
-                            !strcmp(m->elem, "bf16") || !strcmp(m->elem, "i32");
-  if (m->rows != 16 || m->cols != 16 || !ok_elem) {
-    snprintf(why, n, "WMMA takes 16x16 matrices of f16, bf16 or i8 operands and f32, f16, bf16 or i32 "
-                     "accumulators, not %ux%ux%s",
-             m->rows, m->cols, m->elem);
+/* Every lane holds the whole matrix, row-major. */
+static int whole_fragment(const struct mma_type *m, struct fragment *f, char *why, size_t n) {
+  (void)why, (void)n;
+  f->count = f->size = m->rows * m->cols;
+  f->stride = 1;
+  snprintf(f->position, sizeof f->position, "%s",
+           "%row = arith.divui %e, %ccols : index\n"
+           "    %col = arith.remui %e, %ccols : index\n");
+  return 0;
+}
+
+int mma_unit_operands(const char *unit, const struct mma_type m[3], char *why, size_t n) {
+  if (strcmp(m[0].elem, m[1].elem) != 0 || (!strcmp(m[0].elem, "i8") != !strcmp(m[2].elem, "i32"))) {
+    if (n)
+      why[0] = '\0';
     return -1;
   }
-  int gfx11 = layout == MMA_LAYOUT_GFX11;
-  const char *position;
-  if (m->role == 'A') {
-    f->count = gfx11 ? 16 : 8;
-    position = gfx11 ? "%row = arith.addi %lm, %c0 : index\n    %col = arith.addi %e, %c0 : index\n"
-                        : "%row = arith.addi %lm, %c0 : index\n    %k0 = arith.muli %lh, %c8 : index\n"
-                          "    %col = arith.addi %k0, %e : index\n";
-  } else if (m->role == 'B') {
-    f->count = gfx11 ? 16 : 8;
-    position = gfx11 ? "%row = arith.addi %e, %c0 : index\n    %col = arith.addi %lm, %c0 : index\n"
-                        : "%k0 = arith.muli %lh, %c8 : index\n    %row = arith.addi %k0, %e : index\n"
-                          "    %col = arith.addi %lm, %c0 : index\n";
-  } else {
-    f->count = 8;
-    position = gfx11 ? "%e2 = arith.muli %e, %c2 : index\n    %row = arith.addi %e2, %lh : index\n"
-                          "    %col = arith.addi %lm, %c0 : index\n"
-                        : "%r0 = arith.muli %lh, %c8 : index\n    %row = arith.addi %r0, %e : index\n"
-                          "    %col = arith.addi %lm, %c0 : index\n";
+  if (m[0].sign == 'u' || m[1].sign == 'u') {
+    snprintf(why, n, "%s multiplies signed 8-bit integers only (si8), not ui8", unit);
+    return -1;
   }
-  snprintf(f->position, sizeof f->position, "%s", position);
-  /* RDNA3 keeps 16-bit accumulators in the low halves of 8 registers. */
-  f->stride = gfx11 && m->role == 'C' && mma_elem_bits(m->elem) == 16 ? 2 : 1;
-  f->size = f->count * f->stride;
   return 0;
 }
 
@@ -163,7 +109,7 @@ static uint64_t hash_text(const char *s) {
 /* Adds the function whose text is `body` (with "@NAME" where the name
  * goes) to gpu_module unless there already, and writes its name: a hash of
  * the text, so that equal functions are made once. */
-static int add_function(MlirOperation gpu_module, const char *body, char *name, size_t size) {
+int mma_add_function(MlirOperation gpu_module, const char *body, char *name, size_t size) {
   snprintf(name, size, "__gpucc_mma_%016llx", (unsigned long long)hash_text(body));
   const char *at = strstr(body, "@NAME");
   char *text = xasprintf("%.*s@%s%s", (int)(at - body), body, name, at + 5);
@@ -172,7 +118,7 @@ static int add_function(MlirOperation gpu_module, const char *body, char *name, 
   return rc;
 }
 
-static const char prologue[] = "  %c0 = arith.constant 0 : index\n"
+const char mma_prologue[] = "  %c0 = arith.constant 0 : index\n"
                                "  %c1 = arith.constant 1 : index\n"
                                "  %c2 = arith.constant 2 : index\n"
                                "  %c4 = arith.constant 4 : index\n"
@@ -185,11 +131,11 @@ static const char prologue[] = "  %c0 = arith.constant 0 : index\n"
  * its matrix would change what the next one loads; on a GPU the lanes move
  * the matrix together. Fragment values are never read element by element,
  * so the other lanes' copies are never needed. */
-static void lane_text(FILE *out, enum mma_layout layout, const char *count) {
+static void lane_text(FILE *out, const struct mma_lowering *layout, const char *count) {
   fputs("  %lane = gpu.lane_id\n"
         "  %lm = arith.remui %lane, %c16 : index\n  %lh = arith.divui %lane, %c16 : index\n",
         out);
-  if (layout == MMA_LAYOUT_WHOLE)
+  if (layout->lead_lane_moves)
     fprintf(out, "  %%lead = arith.cmpi eq, %%lane, %%c0 : index\n"
                  "  %%n = arith.select %%lead, %s, %%c0 : index\n",
             count);
@@ -199,7 +145,7 @@ static void lane_text(FILE *out, enum mma_layout layout, const char *count) {
 
 /* The text of a load or store function for memref type `mem` (its text,
  * rank, element, memory space). */
-static char *access_function(int store, enum mma_layout layout, const struct mma_type *m,
+static char *access_function(int store, const struct mma_lowering *layout, const struct mma_type *m,
                              const struct fragment *f, const char *mem, int64_t rank,
                              const char *space, long lead, int transpose) {
   char vec[64], base[320], flat[320];
@@ -217,7 +163,7 @@ static char *access_function(int store, enum mma_layout layout, const struct mma
   fprintf(out, "%%m: %s", mem);
   for (int64_t i = 0; i < rank; i++)
     fprintf(out, ", %%i%lld: index", (long long)i);
-  fprintf(out, ")%s%s {\n%s", store ? "" : " -> ", store ? "" : vec, prologue);
+  fprintf(out, ")%s%s {\n%s", store ? "" : " -> ", store ? "" : vec, mma_prologue);
   fprintf(out, "  %%ccols = arith.constant %u : index\n  %%cld = arith.constant %ld : index\n"
                "  %%ccount = arith.constant %u : index\n  %%cstride = arith.constant %u : index\n"
                "  %%big = arith.constant 2147483647 : index\n",
@@ -269,20 +215,17 @@ static const char *widen_op(const char *from, const char *to) {
   return mma_elem_bits(from) < mma_elem_bits(to) ? "arith.extsi" : "arith.trunci";
 }
 
-/* C + A * B: the host loops over whole matrices, AMD has an instruction. */
-static char *compute_function(enum mma_layout layout, const struct mma_type *a,
-                              const struct mma_type *b, const struct mma_type *c,
-                              const struct fragment *fa, const struct fragment *fb,
-                              const struct fragment *fc) {
+/* C + A * B in loops over the whole matrices (the subgroup's first lane
+ * alone: see lane_text). */
+static char *whole_compute(const struct mma_type m[3], const struct fragment f[3], char *why,
+                           size_t n) {
+  (void)why, (void)n;
+  const struct mma_type *a = &m[0], *b = &m[1], *c = &m[2];
+  const struct fragment *fa = &f[0], *fb = &f[1], *fc = &f[2];
   char va[64], vb[64], vc[64];
   snprintf(va, sizeof va, "vector<%ux%s>", fa->size, a->elem);
   snprintf(vb, sizeof vb, "vector<%ux%s>", fb->size, b->elem);
   snprintf(vc, sizeof vc, "vector<%ux%s>", fc->size, c->elem);
-  if (layout != MMA_LAYOUT_WHOLE)
-    return xasprintf("func.func private @NAME(%%a: %s, %%b: %s, %%c: %s) -> %s {\n"
-                     "  %%d = amdgpu.wmma 16x16x16 %%a * %%b + %%c : %s, %s, %s\n"
-                     "  return %%d : %s\n}\n",
-                     va, vb, vc, vc, va, vb, vc, vc);
   /* Sums of 16-bit floats are kept in f32 and rounded once, as the
    * matrix units do. */
   const char *acc = mma_is_float(c->elem) && mma_elem_bits(c->elem) < 32 ? "f32" : c->elem;
@@ -307,7 +250,7 @@ static char *compute_function(enum mma_layout layout, const struct mma_type *a,
   FILE *o = open_memstream(&text, &len);
   if (!o)
     BUG("out of memory");
-  fprintf(o, "func.func private @NAME(%%a: %s, %%b: %s, %%c: %s) -> %s {\n%s", va, vb, vc, vc, prologue);
+  fprintf(o, "func.func private @NAME(%%a: %s, %%b: %s, %%c: %s) -> %s {\n%s", va, vb, vc, vc, mma_prologue);
   fprintf(o, "  %%cm = arith.constant %u : index\n  %%cn = arith.constant %u : index\n"
              "  %%ck = arith.constant %u : index\n"
              "  %%lane = gpu.lane_id\n  %%lead = arith.cmpi eq, %%lane, %%c0 : index\n"
@@ -337,7 +280,7 @@ static char *compute_function(enum mma_layout layout, const struct mma_type *a,
 }
 
 /* The arith op of an elementwise kind that has one (not extf, negates). */
-static const char *elementwise_arith(const char *kind) {
+const char *mma_elementwise_arith(const char *kind) {
   static const struct {
     const char *kind, *op;
   } ops[] = {{"addf", "arith.addf"},     {"mulf", "arith.mulf"},     {"subf", "arith.subf"},
@@ -370,7 +313,7 @@ static char *elementwise_function(const char *kind, const char *vin, const char 
                      "    %%b = arith.extf %%a : %s to %s\n"
                      "    %%v2 = vector.insert %%b, %%v[%%o] : %s into %s\n    scf.yield %%v2 : %s\n"
                      "  }\n  return %%r : %s\n}\n",
-                     vin, vout, prologue, fin->count, fin->stride, fout->stride, vout, vout, ein, vin,
+                     vin, vout, mma_prologue, fin->count, fin->stride, fout->stride, vout, vout, ein, vin,
                      ein, eout, eout, vout, vout, vout);
   }
   if (!strcmp(kind, "negates"))
@@ -378,7 +321,7 @@ static char *elementwise_function(const char *kind, const char *vin, const char 
                      "  %%z = arith.constant dense<0> : %s\n"
                      "  %%r = arith.subi %%z, %%x : %s\n  return %%r : %s\n}\n",
                      vin, vout, vin, vin, vout);
-  const char *op = elementwise_arith(kind);
+  const char *op = mma_elementwise_arith(kind);
   if (!op)
     return NULL;
   return nargs == 1 ? xasprintf("func.func private @NAME(%%x: %s) -> %s {\n"
@@ -389,11 +332,18 @@ static char *elementwise_function(const char *kind, const char *vin, const char 
                                 vin, vin, vout, op, vin, vout);
 }
 
+const struct mma_lowering mma_lowering_whole = {
+    .unit = "gpucc's loops",
+    .fragment = whole_fragment,
+    .compute = whole_compute,
+    .lead_lane_moves = 1,
+};
+
 /* ---- rewriting the ops ---- */
 
 struct rewrite {
   MlirOperation gpu_module;
-  enum mma_layout layout;
+  const struct mma_lowering *layout;
   const char *target;
 };
 
@@ -404,7 +354,7 @@ static int call_instead(const struct rewrite *r, MlirOperation op, char *body, M
     return frontend_error_at(op, "cannot lower '%s' for %s: unsupported operand",
                              "gpu.subgroup_mma op", r->target);
   char name[64];
-  int rc = add_function(r->gpu_module, body, name, sizeof name);
+  int rc = mma_add_function(r->gpu_module, body, name, sizeof name);
   free(body);
   if (rc != 0)
     return -1;
@@ -425,9 +375,9 @@ static int call_instead(const struct rewrite *r, MlirOperation op, char *body, M
 static int operand_of(const struct rewrite *r, MlirOperation op, MlirValue v, struct mma_type *m,
                       struct fragment *f) {
   char why[256];
-  if (read_mma_type(mlirValueGetType(v), m) != 0)
+  if (mma_read_type(mlirValueGetType(v), m) != 0)
     return frontend_error_at(op, "internal: not a matrix operand");
-  if (fragment_for(r->layout, m, f, why, sizeof why) != 0) {
+  if (r->layout->fragment(m, f, why, sizeof why) != 0) {
     char name[64];
     MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
     snprintf(name, sizeof name, "%.*s", (int)s.length, s.data);
@@ -446,16 +396,6 @@ static int has_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(a);
 }
 
-static int is_cdna(enum mma_layout layout) {
-  return layout == MMA_LAYOUT_CDNA1 || layout == MMA_LAYOUT_CDNA2 || layout == MMA_LAYOUT_CDNA3;
-}
-
-/* The lanes a layout's compute reads from every one of (a CDNA wavefront,
- * a 32-lane group), or 0 where nothing needs checking. */
-static int group_lanes(enum mma_layout layout) {
-  return is_cdna(layout) ? MMA_CDNA_LANES : layout == MMA_LAYOUT_LANES ? MMA_LANES_GROUP : 0;
-}
-
 /* Whether the kernel around op states a block size (known_block_size) of
  * whole groups of `lanes`. */
 static int known_whole_waves(MlirOperation op, int lanes) {
@@ -463,22 +403,21 @@ static int known_whole_waves(MlirOperation op, int lanes) {
   return threads > 0 && threads % lanes == 0;
 }
 
-/* An MFMA reads the registers of all 64 lanes of its wavefront: in a block
- * of, say, 96 threads the second wavefront's missing lanes would feed it
- * whatever their registers hold, and their part of a stored matrix would
- * never be written. So on CDNA each compute and store first asserts that
- * the block is whole wavefronts; device_amd_assert.c makes that a message
- * (at the op's location) and a trap, which the runtime reports as a failed
- * launch. A kernel whose known_block_size settles it goes unchecked. The
- * chips without a matrix unit shuffle within 32-lane groups, with the same
- * need (device_mma_lanes.c) and the same check. */
+/* A matrix unit may read the registers of every lane of a group (an MFMA
+ * all 64 lanes of its wavefront): in a block of, say, 96 threads the
+ * second wavefront's missing lanes would feed it whatever their registers
+ * hold, and their part of a stored matrix would never be written. So where
+ * the layout says so, each compute and store first asserts that the block
+ * is whole groups; the kind makes cf.assert a message (at the op's
+ * location) and a trap, which the runtime reports as a failed launch. A
+ * kernel whose known_block_size settles it goes unchecked. */
 static int assert_whole_waves(const struct rewrite *r, MlirOperation op) {
-  int lanes = group_lanes(r->layout);
+  int lanes = r->layout->group_lanes;
   if (lanes == 0 || known_whole_waves(op, lanes))
     return 0;
   char name[64], msg[256];
-  char *body = is_cdna(r->layout) ? mma_cdna_whole_waves() : mma_lanes_whole_groups();
-  int rc = add_function(r->gpu_module, body, name, sizeof name);
+  char *body = r->layout->whole_groups();
+  int rc = mma_add_function(r->gpu_module, body, name, sizeof name);
   free(body);
   if (rc != 0)
     return -1;
@@ -488,7 +427,7 @@ static int assert_whole_waves(const struct rewrite *r, MlirOperation op) {
   MlirValue ok = mlirOperationGetResult(call, 0);
   MlirStringRef op_name = mlirIdentifierStr(mlirOperationGetName(op));
   snprintf(msg, sizeof msg, "%.*s on %s needs whole %s of %d threads", (int)op_name.length,
-           op_name.data, r->target, is_cdna(r->layout) ? "wavefronts" : "groups", lanes);
+           op_name.data, r->target, r->layout->group_name, lanes);
   MlirNamedAttribute text = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("msg")),
       mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(msg)));
@@ -527,144 +466,18 @@ static int rewrite_compute(const struct rewrite *r, MlirOperation op) {
   for (int i = 0; i < 3; i++)
     if (operand_of(r, op, mlirOperationGetOperand(op, i), &m[i], &f[i]) != 0)
       return -1;
-  const char *unit = is_cdna(r->layout)                ? "MFMA"
-                     : r->layout == MMA_LAYOUT_LANES ? "gpucc's lane lowering"
-                                                     : "WMMA";
-  char *body = NULL;
-  struct mfma_plan plan;
-  if (r->layout == MMA_LAYOUT_WHOLE)
-    body = compute_function(r->layout, &m[0], &m[1], &m[2], &f[0], &f[1], &f[2]);
-  else if (r->layout == MMA_LAYOUT_LANES)
-    body = mma_lanes_compute(&m[0], &m[1], &m[2]);
-  else if (strcmp(m[0].elem, m[1].elem) != 0 || (!strcmp(m[0].elem, "i8") != !strcmp(m[2].elem, "i32")))
-    body = NULL;
-  else if (m[0].sign == 'u' || m[1].sign == 'u')
-    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s multiplies signed "
-                                 "8-bit integers only (si8), not ui8",
-                             r->target, unit);
-  else if (!is_cdna(r->layout))
-    body = compute_function(r->layout, &m[0], &m[1], &m[2], &f[0], &f[1], &f[2]);
-  else if (mma_cdna_plan(r->layout, m[0].elem, &plan) == 0)
-    body = mma_cdna_compute(&plan, &m[0], &m[2]);
+  char why[256] = "";
+  char *body = r->layout->compute(m, f, why, sizeof why);
+  if (!body && why[0])
+    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s", r->target, why);
   if (!body)
     return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s has no %s x %s -> %s",
-                             r->target, unit, m[0].elem, m[1].elem, m[2].elem);
+                             r->target, r->layout->unit, m[0].elem, m[1].elem, m[2].elem);
   if (assert_whole_waves(r, op) != 0) {
     free(body);
     return -1;
   }
   return call_instead(r, op, body, fragment_type(mlirOperationGetContext(op), &m[2], &f[2]));
-}
-
-/* The LLVM struct the NVVM conversion makes of an accumulator fragment:
- * its member type and count. 16-bit elements come in pairs. */
-static int nvvm_struct(const struct mma_type *m, char *member, size_t size, unsigned *count) {
-  if (m->role != 'C')
-    return -1;
-  unsigned lane_elems = m->rows * m->cols / 32;
-  if (mma_elem_bits(m->elem) == 16) {
-    snprintf(member, size, "vector<2x%s>", m->elem);
-    *count = lane_elems / 2;
-  } else {
-    snprintf(member, size, "%s", m->elem);
-    *count = lane_elems;
-  }
-  return 0;
-}
-
-static void struct_text(char *buf, size_t size, const char *member, unsigned count) {
-  size_t k = (size_t)snprintf(buf, size, "!llvm.struct<(");
-  for (unsigned i = 0; i < count && k < size; i++)
-    k += (size_t)snprintf(buf + k, size - k, "%s%s", i ? ", " : "", member);
-  if (k < size)
-    snprintf(buf + k, size - k, ")>");
-}
-
-/* One elementwise op over the members of NVVM fragment structs. */
-static char *nvvm_elementwise_function(const char *kind, int nargs, const struct mma_type *in,
-                                       const struct mma_type *out, char *sin, char *sout, size_t size) {
-  char min[64], mout[64];
-  unsigned nin, nout;
-  if (nvvm_struct(in, min, sizeof min, &nin) != 0 || nvvm_struct(out, mout, sizeof mout, &nout) != 0)
-    return NULL;
-  struct_text(sin, size, min, nin);
-  struct_text(sout, size, mout, nout);
-  const char *arith = elementwise_arith(kind);
-  int ext = !strcmp(kind, "extf"), neg_int = !strcmp(kind, "negates");
-  if (!arith && !ext && !neg_int)
-    return NULL;
-  /* extf widens pairs into scalars: member i gives members 2i and 2i + 1. */
-  if (ext && !(nout == 2 * nin && strstr(min, "vector<2x")))
-    return NULL;
-  char *text = NULL;
-  size_t len = 0;
-  FILE *o = open_memstream(&text, &len);
-  if (!o)
-    BUG("out of memory");
-  fprintf(o, "func.func private @NAME(%%x: %s%s%s) -> %s {\n  %%u0 = llvm.mlir.poison : %s\n", sin,
-          nargs == 2 ? ", %y: " : "", nargs == 2 ? sin : "", sout, sout);
-  if (neg_int)
-    fprintf(o, "  %%zero = arith.constant 0 : %s\n", min);
-  unsigned k = 0;
-  for (unsigned i = 0; i < nin; i++) {
-    fprintf(o, "  %%x%u = llvm.extractvalue %%x[%u] : %s\n", i, i, sin);
-    if (nargs == 2)
-      fprintf(o, "  %%y%u = llvm.extractvalue %%y[%u] : %s\n", i, i, sin);
-    if (ext) {
-      fprintf(o, "  %%w%u = arith.extf %%x%u : %s to vector<2x%s>\n", i, i, min, out->elem);
-      for (unsigned h = 0; h < 2; h++, k++)
-        fprintf(o, "  %%e%u = vector.extract %%w%u[%u] : %s from vector<2x%s>\n"
-                   "  %%u%u = llvm.insertvalue %%e%u, %%u%u[%u] : %s\n",
-                k, i, h, out->elem, out->elem, k + 1, k, k, k, sout);
-      continue;
-    }
-    if (neg_int)
-      fprintf(o, "  %%r%u = arith.subi %%zero, %%x%u : %s\n", i, i, min);
-    else if (nargs == 2)
-      fprintf(o, "  %%r%u = %s %%x%u, %%y%u : %s\n", i, arith, i, i, min);
-    else
-      fprintf(o, "  %%r%u = %s %%x%u : %s\n", i, arith, i, min);
-    fprintf(o, "  %%u%u = llvm.insertvalue %%r%u, %%u%u[%u] : %s\n", k + 1, i, k, i, sout);
-    k++;
-  }
-  fprintf(o, "  return %%u%u : %s\n}\n", k, sout);
-  fclose(o);
-  return text;
-}
-
-/* Builds `builtin.unrealized_conversion_cast v : to` before `at`. */
-static MlirValue bridge(MlirOperation at, MlirValue v, MlirType to) {
-  return frontend_op_before(at, "builtin.unrealized_conversion_cast", 1, &v, to, 0, NULL);
-}
-
-/* NVIDIA: the op's matrices go to the function as the NVVM structs. */
-static int rewrite_nvvm_elementwise(const struct rewrite *r, MlirOperation op, const char *kind) {
-  struct mma_type in, out;
-  if (read_mma_type(mlirValueGetType(mlirOperationGetOperand(op, 0)), &in) != 0 ||
-      read_mma_type(mlirValueGetType(mlirOperationGetResult(op, 0)), &out) != 0)
-    return frontend_error_at(op, "internal: not a matrix operand");
-  char sin[512], sout[512];
-  int nargs = (int)mlirOperationGetNumOperands(op);
-  char *body = nvvm_elementwise_function(kind, nargs, &in, &out, sin, sout, sizeof sin);
-  if (!body)
-    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_elementwise %s' on %ux%ux%s \"%cOp\" for %s",
-                             kind, in.rows, in.cols, in.elem, in.role, r->target);
-  char name[64];
-  int rc = add_function(r->gpu_module, body, name, sizeof name);
-  free(body);
-  if (rc != 0)
-    return -1;
-  MlirContext ctx = mlirOperationGetContext(op);
-  MlirType tin = mlirTypeParseGet(ctx, mlirStringRefCreateFromCString(sin));
-  MlirType tout = mlirTypeParseGet(ctx, mlirStringRefCreateFromCString(sout));
-  MlirValue args[2];
-  for (int i = 0; i < nargs; i++)
-    args[i] = bridge(op, mlirOperationGetOperand(op, i), tin);
-  MlirOperation call = frontend_call_before(op, name, nargs, args, 1, &tout);
-  MlirValue res = bridge(op, mlirOperationGetResult(call, 0), mlirValueGetType(mlirOperationGetResult(op, 0)));
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), res);
-  mlirOperationDestroy(op);
-  return 0;
 }
 
 static int rewrite_elementwise(const struct rewrite *r, MlirOperation op) {
@@ -674,8 +487,8 @@ static int rewrite_elementwise(const struct rewrite *r, MlirOperation op) {
   const char *k = strrchr(kind, ' ');
   k = k ? k + 1 : kind;
   kind[strcspn(kind, ">")] = '\0';
-  if (r->layout == MMA_LAYOUT_NVVM)
-    return rewrite_nvvm_elementwise(r, op, k);
+  if (r->layout->elementwise)
+    return r->layout->elementwise(r->gpu_module, op, k, r->target);
   struct mma_type in, out;
   struct fragment fin, fout;
   if (operand_of(r, op, mlirOperationGetOperand(op, 0), &in, &fin) != 0 ||
@@ -718,7 +531,7 @@ struct retype {
 static void retype_value(struct retype *rt, MlirOperation at, MlirValue v) {
   struct mma_type m;
   struct fragment f;
-  if (rt->rc != 0 || read_mma_type(mlirValueGetType(v), &m) != 0)
+  if (rt->rc != 0 || mma_read_type(mlirValueGetType(v), &m) != 0)
     return;
   if (operand_of(rt->r, at, v, &m, &f) != 0) {
     rt->rc = -1;
@@ -750,7 +563,7 @@ static MlirWalkResult retype_op(MlirOperation op, void *data) {
   return rt->rc ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
 }
 
-int lowering_expand_mma(MlirOperation gpu_module, enum mma_layout layout, const char *target) {
+int lowering_expand_mma(MlirOperation gpu_module, const struct mma_lowering *layout, const char *target) {
   static const char *const names[] = {"gpu.subgroup_mma_load_matrix", "gpu.subgroup_mma_store_matrix",
                                       "gpu.subgroup_mma_compute", "gpu.subgroup_mma_elementwise",
                                       "gpu.subgroup_mma_constant_matrix", NULL};
@@ -762,7 +575,7 @@ int lowering_expand_mma(MlirOperation gpu_module, enum mma_layout layout, const 
    * rewritten, because what defines them comes earlier. */
   for (size_t i = n; i-- > 0 && rc == 0;) {
     MlirOperation op = found[i];
-    if (layout == MMA_LAYOUT_NVVM) {
+    if (layout->elementwise) {
       if (frontend_op_is(op, "gpu.subgroup_mma_elementwise"))
         rc = rewrite_elementwise(&r, op);
     } else if (frontend_op_is(op, "gpu.subgroup_mma_load_matrix"))
@@ -777,7 +590,7 @@ int lowering_expand_mma(MlirOperation gpu_module, enum mma_layout layout, const 
       rc = rewrite_constant(&r, op);
   }
   free(found);
-  if (rc != 0 || n == 0 || layout == MMA_LAYOUT_NVVM)
+  if (rc != 0 || n == 0 || layout->elementwise)
     return rc;
   struct retype rt = {&r, 0};
   mlirOperationWalk(gpu_module, retype_op, &rt, MlirWalkPreOrder);

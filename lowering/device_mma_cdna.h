@@ -10,6 +10,17 @@
 
 #include <stddef.h>
 
+/* AMD's families of matrix units, as gpu.subgroup_mma sees them: WMMA on
+ * RDNA3 and RDNA4 (wave32, device_amd_mma.c), MFMA on CDNA in one lane
+ * layout (here) and three sets of instructions to multiply in it. */
+enum mma_layout {
+  MMA_LAYOUT_GFX11, /* RDNA3 WMMA, wave32 */
+  MMA_LAYOUT_GFX12, /* RDNA4 WMMA, wave32 */
+  MMA_LAYOUT_CDNA1, /* gfx908: bf16 only 16x16x8 */
+  MMA_LAYOUT_CDNA2, /* gfx90a: 16x16x16 bf16 (_1k) and i8 */
+  MMA_LAYOUT_CDNA3, /* gfx942, gfx950: i8 only 16x16x32 */
+};
+
 /* Lanes of a CDNA wavefront: the threads every compute needs. */
 #define MMA_CDNA_LANES 64
 

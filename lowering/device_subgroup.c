@@ -198,7 +198,7 @@ struct subgroup {
   MlirOperation gpu_module;
   unsigned width;
   int redux; /* the pipeline makes redux.sync of whole-subgroup i32 reductions */
-  enum lane_dialect lanes;
+  const struct lane_ops *lanes; /* the kind's lane reads, or NULL */
 };
 
 /* redux.sync's name for a reduction kind, or NULL. */
@@ -253,12 +253,8 @@ static void active_reduce_loop(FILE *o, const struct subgroup *sg, const char *t
     fputs("    %j = arith.trunci %jm : i64 to i32\n", o);
     j = "%j";
   }
-  for (int k = 0; k < (bits == 64 ? 2 : 1); k++) {
-    if (sg->lanes == LANES_NVVM)
-      fprintf(o, "    %%v%d = nvvm.shfl.sync idx %%active, %s, %s, %%c31 : i32 -> i32\n", k, piece[k], j);
-    else
-      fprintf(o, "    %%v%d = rocdl.readlane %s, %s : (i32, i32) -> i32\n", k, piece[k], j);
-  }
+  for (int k = 0; k < (bits == 64 ? 2 : 1); k++)
+    sg->lanes->read_lane(o, k, piece[k], j);
   const char *vi = "%v0";
   if (bits < 32) {
     fprintf(o, "    %%vi = arith.trunci %%v0 : i32 to i%u\n", bits);
@@ -305,12 +301,10 @@ static char *active_reduce_text(const struct subgroup *sg, const char *name, con
     BUG("out of memory");
   const char *m = sg->width == 64 ? "i64" : "i32";
   fprintf(o, "func.func private @%s(%%x: %s) -> %s {\n", name, type, type);
-  if (sg->lanes == LANES_NVVM)
-    fputs("  %active = llvm.call_intrinsic \"llvm.nvvm.activemask\"() : () -> i32\n", o);
-  else
-    fprintf(o, "  %%true = arith.constant true\n  %%active = rocdl.ballot %%true : %s\n", m);
+  sg->lanes->active(o, m);
   if (redux) { /* the whole subgroup, i32 */
-    fprintf(o, "  %%r = nvvm.redux.sync %s %%x, %%active : i32 -> i32\n  return %%r : i32\n}\n", redux);
+    sg->lanes->reduce(o, redux);
+    fputs("  return %r : i32\n}\n", o);
   } else {
     active_reduce_loop(o, sg, type, bits, is_float, combine, spread);
   }
@@ -319,11 +313,9 @@ static char *active_reduce_text(const struct subgroup *sg, const char *name, con
   return text;
 }
 
-/* Whether the target has a lane dialect gpucc reads active lanes with. */
+/* Whether the kind reads the active lanes of a subgroup this wide. */
 static int can_read_active(const struct subgroup *sg) {
-  return !((sg->lanes == LANES_NVVM && sg->width != 32) ||
-           (sg->lanes == LANES_ROCDL && sg->width != 32 && sg->width != 64) ||
-           sg->lanes == LANES_NONE);
+  return sg->lanes && (sg->width == 32 || sg->width == 64) && sg->width <= sg->lanes->max_width;
 }
 
 /* A call, before `at`, of the function that reduces op's operand over the
@@ -336,7 +328,7 @@ static MlirValue active_call(MlirOperation op, MlirOperation at, const struct su
    * powers of two); all of them for the whole subgroup. */
   unsigned spread = (unsigned)((cluster - 1) * stride) & (sg->width - 1);
   const char *redux = NULL;
-  if (sg->lanes == LANES_NVVM && sg->redux && spread == sg->width - 1 && mlirTypeIsAInteger(t) &&
+  if (sg->redux && sg->lanes->reduce && spread == sg->width - 1 && mlirTypeIsAInteger(t) &&
       bits == 32)
     redux = redux_kind(kind);
   char type[64], name[160];
@@ -468,8 +460,9 @@ static MlirNamedAttribute position(MlirContext ctx, int64_t i) {
   return named(ctx, "static_position", mlirDenseI64ArrayGet(ctx, 1, &i));
 }
 
-/* NVVM's shuffle moves 32 and 64 bits only ("operand #1 must be 32-bit
- * signless integer or 32-bit float"): narrower scalars travel as i32, and
+/* For a kind whose shuffle moves 32 and 64 bits only (shuffles_wide_only;
+ * NVVM's: "operand #1 must be 32-bit signless integer or 32-bit float"):
+ * narrower scalars travel as i32, and
  * vectors (of up to 64 elements) one element at a time; every element's
  * partner is the same lane, so the first shuffle's `valid` is everyone's. */
 static void widen_shuffle(MlirOperation op) {
@@ -590,7 +583,7 @@ int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *
   static const char *const shuffles[] = {"gpu.shuffle", "gpu.all_reduce", NULL};
   MlirOperation *found;
   size_t n;
-  if (sg.lanes == LANES_NVVM) { /* before the reductions add 32-bit ones */
+  if (sg.lanes && sg.lanes->shuffles_wide_only) { /* before the reductions add 32-bit ones */
     n = frontend_find_ops(gpu_module, shuffles, NULL, &found);
     for (size_t i = 0; i < n; i++) {
       if (frontend_op_is(found[i], "gpu.shuffle"))

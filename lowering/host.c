@@ -18,6 +18,7 @@
 #include "xstr.h"
 #include "frontend.h"
 #include "llvm_emit.h"
+#include "target_kinds.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -63,7 +64,7 @@ static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(
 
 static int embed_placeholders(MlirModule module) {
   MlirContext ctx = mlirModuleGetContext(module);
-  MlirAttribute label = mlirAttributeParseGet(ctx, str("#nvvm.target"));
+  MlirAttribute label = mlirAttributeParseGet(ctx, str(lowering_binary_label));
   MlirNamedAttribute section = mlirNamedAttributeGet(mlirIdentifierGet(ctx, str("section")),
                                                      mlirStringAttrGet(ctx, str(".gpucc_fatbin")));
   MlirAttribute props = mlirDictionaryAttrGet(ctx, 1, &section);

@@ -8,8 +8,9 @@
 
 #include "device_amd_assert.h"
 #include "device_amd_private.h"
-#include "device_mma.h"
+#include "device_amd_mma.h"
 
+#include "diag.h"
 #include "fatbin.h"
 #include "xstr.h"
 
@@ -46,22 +47,22 @@ static int serialize(char *buf, size_t size, const struct target *t, const struc
 }
 
 /* The matrix-unit layout of gpu.subgroup_mma fragments: RDNA3 and RDNA4
- * have WMMA, CDNA MFMA in three sets of instructions (device_mma.h);
+ * have WMMA, CDNA MFMA in three sets of instructions (device_amd_mma.c);
  * gfx900, gfx906 and RDNA2 have no matrix unit and get gpucc's lowering
  * over lane shuffles (device_mma_lanes.c). */
-static enum mma_layout mma_layout(const struct target *t) {
+static const struct mma_lowering *mma_layout(const struct target *t) {
   const char *chip = t->info->chip;
   if (!strncmp(chip, "gfx11", 5))
-    return MMA_LAYOUT_GFX11;
+    return &amd_mma_gfx11;
   if (!strncmp(chip, "gfx12", 5))
-    return MMA_LAYOUT_GFX12;
+    return &amd_mma_gfx12;
   if (!strcmp(chip, "gfx908"))
-    return MMA_LAYOUT_CDNA1;
+    return &amd_mma_cdna1;
   if (!strcmp(chip, "gfx90a"))
-    return MMA_LAYOUT_CDNA2;
+    return &amd_mma_cdna2;
   if (!strcmp(chip, "gfx942") || !strcmp(chip, "gfx950"))
-    return MMA_LAYOUT_CDNA3;
-  return MMA_LAYOUT_LANES;
+    return &amd_mma_cdna3;
+  return &amd_mma_lanes;
 }
 
 /* What LLVM 22's ROCDL lowering lacks or gets wrong: gpu.subgroup_mma,
@@ -101,21 +102,61 @@ static const char *op_requirement(const struct target *t, const char *op) {
   return NULL;
 }
 
-#define X TARGET_FEATURE_XNACK
-#define S TARGET_FEATURE_SRAMECC
+/* The target-id features (":xnack-") a chip has: its row's data. */
+#define FEATURE_XNACK 1u
+#define FEATURE_SRAMECC 2u
+#define X FEATURE_XNACK
+#define S FEATURE_SRAMECC
 #define AMD &target_kind_amd
+#define HAS(features) (&(const unsigned){features})
 
-/* The features column: which target-id features (":xnack-") a chip has. */
 static const struct target_info chips[] = {
-    {"gfx900", AMD, 0, X},      {"gfx906", AMD, 0, X | S},  {"gfx908", AMD, 0, X | S},
-    {"gfx90a", AMD, 0, X | S},  {"gfx942", AMD, 0, X | S},  {"gfx950", AMD, 0, X | S},
-    {"gfx1030", AMD, 0, 0},     {"gfx1100", AMD, 0, 0},     {"gfx1101", AMD, 0, 0},
-    {"gfx1102", AMD, 0, 0},     {"gfx1200", AMD, 0, 0},     {"gfx1201", AMD, 0, 0},
+    {"gfx900", AMD, HAS(X)},      {"gfx906", AMD, HAS(X | S)},  {"gfx908", AMD, HAS(X | S)},
+    {"gfx90a", AMD, HAS(X | S)},  {"gfx942", AMD, HAS(X | S)},  {"gfx950", AMD, HAS(X | S)},
+    {"gfx1030", AMD, HAS(0)},     {"gfx1100", AMD, HAS(0)},     {"gfx1101", AMD, HAS(0)},
+    {"gfx1102", AMD, HAS(0)},     {"gfx1200", AMD, HAS(0)},     {"gfx1201", AMD, HAS(0)},
 };
 
 #undef X
 #undef S
 #undef AMD
+#undef HAS
+
+/* Reads the ":feature+" / ":feature-" suffixes of a target id, as LLVM's
+ * target ids: xnack and sramecc, where the chip has them. */
+static int parse_features(const char *spec, const char *rest, struct target *out) {
+  const char *chip = out->info->chip;
+  unsigned has = *(const unsigned *)out->info->data;
+  int xnack = 0, sramecc = 0; /* 0 = any, '+' or '-' */
+  while (*rest == ':') {
+    rest++;
+    const char *end = strchr(rest, ':');
+    size_t len = end ? (size_t)(end - rest) : strlen(rest);
+    if (len < 2 || (rest[len - 1] != '+' && rest[len - 1] != '-'))
+      return diag_error("invalid target id '%s': feature must end in '+' or '-'", spec);
+    char sign = rest[len - 1];
+    if (len - 1 == 5 && strncmp(rest, "xnack", 5) == 0 && (has & FEATURE_XNACK))
+      xnack = sign;
+    else if (len - 1 == 7 && strncmp(rest, "sramecc", 7) == 0 && (has & FEATURE_SRAMECC))
+      sramecc = sign;
+    else
+      return diag_error("invalid target id '%s': '%s' does not support feature '%.*s'", spec,
+                        chip, (int)(len - 1), rest);
+    rest += len;
+  }
+  /* Canonical order is alphabetical, as in LLVM's target ids. */
+  snprintf(out->id, sizeof out->id, "%s%s%s%s%s", chip, sramecc ? ":sramecc" : "",
+           sramecc ? (sramecc == '+' ? "+" : "-") : "", xnack ? ":xnack" : "",
+           xnack ? (xnack == '+' ? "+" : "-") : "");
+  out->features[0] = '\0';
+  if (xnack)
+    snprintf(out->features, sizeof out->features, "%cxnack", xnack);
+  if (sramecc) {
+    size_t n = strlen(out->features);
+    snprintf(out->features + n, sizeof out->features - n, "%s%csramecc", n ? "," : "", sramecc);
+  }
+  return 0;
+}
 
 /* GCN and CDNA chips (gfx9) run 64-lane wavefronts; RDNA (gfx10 and later)
  * 32 lanes, LLVM's default there. */
@@ -137,10 +178,24 @@ static void launch_bounds(MlirOperation kernel) {
       kernel, name, mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(text)));
 }
 
+/* Lane reads in ROCDL: a ballot of the exec mask and readlane, 64-bit
+ * masks on wave64. */
+static void active(FILE *o, const char *mask) {
+  fprintf(o, "  %%true = arith.constant true\n  %%active = rocdl.ballot %%true : %s\n", mask);
+}
+
+static void read_lane(FILE *o, int k, const char *piece, const char *lane) {
+  fprintf(o, "    %%v%d = rocdl.readlane %s, %s : (i32, i32) -> i32\n", k, piece, lane);
+}
+
+static const struct lane_ops lane_ops = {.max_width = 64, .active = active, .read_lane = read_lane};
+
 static const struct target_lowering lowering = {
     .describe = describe,
     .subgroup_width = subgroup_width,
-    .lanes = LANES_ROCDL,
+    .lanes = &lane_ops,
+    .lowered = (const char *const[]){"rocdl.", NULL},
+    .kernel_attr = "rocdl.kernel",
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,
@@ -173,7 +228,7 @@ const struct target_kind target_kind_amd = {
     .dialects = (const char *const[]){"amdgpu.", "rocdl.", NULL},
     .phrase = "an AMD target",
     .op_requirement = op_requirement,
-    .takes_features = 1,
+    .parse_features = parse_features,
     .chips = chips,
     .nchips = sizeof chips / sizeof chips[0],
     .lowering = &lowering,

@@ -11,7 +11,7 @@
  * renamed behind its module's prefix (fatbin_so_ref_prefix), which the
  * module's SO_REF tells the runtime. A program of one gpu.module keeps its
  * names and ships its shared object as format SO (plan_links_modules). */
-#include "target_kinds.h"
+#include "target_nvvm.h"
 
 #include "diag.h"
 #include "../runtime/host_abi.h" /* GPUCC_HOST_SUBGROUP_SIZE */
@@ -33,6 +33,8 @@ static void describe(const struct target *t, char *buf, size_t size) {
   (void)t;
   snprintf(buf, size, "the host target");
 }
+
+const char *const lowering_binary_label = "#nvvm.target";
 
 /* Only a label: the NVVM conversion wants an NVVM target. */
 static void attr(char *buf, size_t size, const struct target *t, int opt) {
@@ -134,7 +136,7 @@ static int write_objects(MlirModule dev, int opt, const struct module_range *r,
 /* Matrix ops: every lane holds whole matrices (device_mma.c). */
 static int prepare_module(MlirOperation gpu_module, const struct target *t) {
   (void)t;
-  return lowering_expand_mma(gpu_module, MMA_LAYOUT_WHOLE, "the host target");
+  return lowering_expand_mma(gpu_module, &mma_lowering_whole, "the host target");
 }
 
 void lowering_set_verbose(int on) { host_kernels_set_verbose(on); }
@@ -169,7 +171,7 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
   return argv;
 }
 
-static const struct target_info chips[] = {{"host", &target_kind_host, 0, 0}};
+static const struct target_info chips[] = {{"host", &target_kind_host, NULL}};
 
 /* The host backend's subgroups (runtime/host_abi.h). */
 static unsigned subgroup_width(const struct target *t) {
@@ -180,7 +182,10 @@ static unsigned subgroup_width(const struct target *t) {
 static const struct target_lowering lowering = {
     .describe = describe,
     .subgroup_width = subgroup_width,
-    .lanes = LANES_NVVM, /* the host target rewrites NVVM */
+    /* the host target rewrites NVVM */
+    .lanes = &nvvm_lane_ops,
+    .lowered = (const char *const[]){"nvvm.", NULL},
+    .kernel_attr = "nvvm.kernel",
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,

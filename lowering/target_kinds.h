@@ -4,7 +4,10 @@
  * binary); struct target_lowering is the rest, which needs MLIR: how
  * device.c lowers and serializes the gpu.modules for a target of the kind.
  * Each kind lives in its own file: target_nvidia.c, target_amd.c,
- * target_host.c. */
+ * target_host.c (target_nvvm.c: the NVVM lowering the NVIDIA and host
+ * kinds share). Whatever differs between vendors is a field here or in
+ * struct target_kind: the shared rewrites (device*.c) ask the row and name
+ * no vendor. */
 #ifndef GPUCC_TARGET_KINDS_H
 #define GPUCC_TARGET_KINDS_H
 
@@ -12,16 +15,34 @@
 #include "targets.h"
 
 #include <mlir-c/IR.h>
+#include <stdio.h>
 
-/* How device code reads another lane's value: the dialect the kind's
- * pipeline lowers gpu ops to (NVVM also for the host, which rewrites NVVM
- * for the CPU). */
-enum lane_dialect { LANES_NONE, LANES_NVVM, LANES_ROCDL };
+/* How a kind's device code reads other lanes, as MLIR text of the dialect
+ * its pipeline lowers gpu ops to: what device_subgroup.c's reductions over
+ * the lanes that reach them are made of. Each hook writes lines of a
+ * function body to o. */
+struct lane_ops {
+  /* The widest subgroup whose lanes it reads (32, 64): masks are i32, or
+   * i64 for 64 lanes. */
+  unsigned max_width;
+  /* Defines %active, a mask of type `mask` of the lanes here. */
+  void (*active)(FILE *o, const char *mask);
+  /* Defines %v<k>, the i32 value `piece` of lane `lane` (an i32 value),
+   * one of %active. */
+  void (*read_lane)(FILE *o, int k, const char *piece, const char *lane);
+  /* Defines %r, the whole subgroup's i32 reduction of %x among %active,
+   * `op` one of add, and, or, xor, min, max, umin, umax. NULL: none (and
+   * the kind's has_redux is NULL too). */
+  void (*reduce)(FILE *o, const char *op);
+  /* Its gpu.shuffle moves 32- and 64-bit values only: narrower scalars and
+   * vectors, and gpu.all_reduce of narrow types, are widened first. */
+  int shuffles_wide_only;
+};
 
 struct target_lowering {
   /* Names the target in messages: "target 'sm_90'", "the host target". */
   void (*describe)(const struct target *t, char *buf, size_t size);
-  /* The #nvvm.target / #rocdl.target attribute text for the gpu.modules. */
+  /* The target attribute text of the kind's dialect for the gpu.modules. */
   void (*attr)(char *buf, size_t size, const struct target *t, int opt);
   /* The pipeline down to LLVM-dialect (and vendor-dialect) ops only.
    * Returns nonzero when buf is too small. */
@@ -29,10 +50,17 @@ struct target_lowering {
   /* Line tables and serialization ("builtin.module()" for none). */
   int (*serialize)(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
                    int debug);
+  /* The op-name prefixes of the kind's dialect ops that its pipeline
+   * leaves for translation to LLVM IR (intrinsics), beside llvm.* ops:
+   * anything else left is reported. NULL-terminated; NULL: none. */
+  const char *const *lowered;
+  /* The attribute its conversion marks kernels (llvm.func) with, beside
+   * gpu.kernel; NULL: none. */
+  const char *kernel_attr;
   /* Lanes in a subgroup (warp, wavefront) of this target. */
   unsigned (*subgroup_width)(const struct target *t);
-  /* The dialect of lane reads (device_subgroup.c's divergent reductions). */
-  enum lane_dialect lanes;
+  /* Lane reads (device_subgroup.c's divergent reductions). NULL: none. */
+  const struct lane_ops *lanes;
   /* Whether the pipeline turns whole-subgroup i32 reductions into
    * redux.sync. NULL: never. */
   int (*has_redux)(const struct target *t);
@@ -64,6 +92,11 @@ struct target_lowering {
                        const char *const *out_paths);
 };
 
+/* The target attribute that host code's gpu.binary ops give their one
+ * object (host.c): only a label, as the fat binary's bytes come in by
+ * symbol, but the ops want one; the host kind's (target_host.c). */
+extern const char *const lowering_binary_label;
+
 extern const struct target_kind target_kind_nvidia;
 extern const struct target_kind target_kind_amd;
 extern const struct target_kind target_kind_host;
@@ -78,26 +111,6 @@ extern const struct target_kind target_kind_host;
   "convert-linalg-to-loops,convert-vector-to-scf,lower-affine,convert-complex-to-standard,"        \
   "arith-expand,convert-scf-to-cf,"                                                                \
   "expand-strided-metadata,lower-affine"
-
-/* The lowering through NVVM, shared by NVIDIA and the host target (which
- * rewrites what is NVIDIA-specific afterwards): the vendor conversion takes
- * the math ops libdevice has; the rest (trunc, ctlz, absi, ...) become LLVM
- * intrinsics, which every backend selects. NVVM_PIPELINE_WITH adds passes
- * before convert-gpu-to-nvvm and options to it. */
-#define NVVM_PIPELINE_WITH(before, gpu_to_nvvm_options)                                            \
-  "builtin.module(gpu.module(" DEVICE_PREP "),convert-vector-to-llvm,gpu.module(" before           \
-  "convert-gpu-to-nvvm" gpu_to_nvvm_options ",convert-math-to-llvm,convert-nvvm-to-llvm,"          \
-  "canonicalize,cse,reconcile-unrealized-casts))"
-#define NVVM_PIPELINE NVVM_PIPELINE_WITH("", "")
-
-/* NVIDIA's own: the nvgpu dialect too (mma.sync, ldmatrix, cp.async, TMA,
- * mbarriers, wgmma: NVIDIA-only instructions, so not for the host target,
- * whose leftover check then names them). On sm_80 and newer the full-warp
- * i32 reductions device_subgroup.c leaves become redux.sync (has-redux);
- * the host target cannot run redux, so NVVM_PIPELINE never has it. */
-#define NVIDIA_NVGPU "convert-nvgpu-to-nvvm,"
-#define NVIDIA_PIPELINE NVVM_PIPELINE_WITH(NVIDIA_NVGPU, "")
-#define NVIDIA_PIPELINE_REDUX NVVM_PIPELINE_WITH(NVIDIA_NVGPU, "{has-redux}")
 
 /* -g: line tables from the MLIR locations (the pass only runs on a
  * builtin.module, where it also reaches the nested gpu.modules). */

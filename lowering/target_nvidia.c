@@ -5,10 +5,10 @@
  * into a cubin as a job of its own. Both go into the fat binary: the cubin
  * for the chip, the PTX for the driver to compile for newer chips. Without
  * ptxas, PTX only. */
-#include "target_kinds.h"
+#include "target_nvvm.h"
 
 #include "device_contract_wmma.h"
-#include "device_mma.h"
+#include "device_nvidia_mma.h"
 #include "device_nvidia_wmma.h"
 #include "diag.h"
 #include "fatbin.h"
@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The PTX ISA version target t needs, times 10 (its chip's row data). */
+static int ptx_version(const struct target *t) { return *(const int *)t->info->data; }
+
 static void describe(const struct target *t, char *buf, size_t size) {
   snprintf(buf, size, "target '%s'", t->id);
 }
@@ -27,6 +30,15 @@ static void attr(char *buf, size_t size, const struct target *t, int opt) {
   snprintf(buf, size, "#nvvm.target<O = %d, chip = \"%s\", features = \"%s\">", opt, t->info->chip,
            t->features);
 }
+
+/* NVIDIA's own: the nvgpu dialect too (mma.sync, ldmatrix, cp.async, TMA,
+ * mbarriers, wgmma: NVIDIA-only instructions, so not for the host target,
+ * whose leftover check then names them). On sm_80 and newer the full-warp
+ * i32 reductions device_subgroup.c leaves become redux.sync (has-redux);
+ * the host target cannot run redux, so NVVM_PIPELINE never has it. */
+#define NVIDIA_NVGPU "convert-nvgpu-to-nvvm,"
+#define NVIDIA_PIPELINE NVVM_PIPELINE_WITH(NVIDIA_NVGPU, "")
+#define NVIDIA_PIPELINE_REDUX NVVM_PIPELINE_WITH(NVIDIA_NVGPU, "{has-redux}")
 
 /* redux.sync came with sm_80 ("sm_90a": 90). */
 static int has_redux(const struct target *t) { return atoi(t->info->chip + 3) >= 80; }
@@ -132,10 +144,10 @@ static int prepare(struct toolchain *tc) {
 /* The oldest ptxas that knows a chip is the one to ask for: a newer PTX ISA
  * than this ptxas accepts is refused up front, with both versions named. */
 static int check(const struct target *t, const struct toolchain *tc) {
-  if (!tc->ptxas[0] || !tc->ptxas_max_ptx || t->info->ptx_version <= tc->ptxas_max_ptx)
+  if (!tc->ptxas[0] || !tc->ptxas_max_ptx || ptx_version(t) <= tc->ptxas_max_ptx)
     return 0;
   return diag_error("target '%s' needs PTX ISA %d.%d but ptxas from CUDA %s accepts at most %d.%d",
-                    t->id, t->info->ptx_version / 10, t->info->ptx_version % 10, tc->cuda_version,
+                    t->id, ptx_version(t) / 10, ptx_version(t) % 10, tc->cuda_version,
                     tc->ptxas_max_ptx / 10, tc->ptxas_max_ptx % 10);
 }
 
@@ -173,24 +185,36 @@ static const char *op_requirement(const struct target *t, const char *op) {
     if (prefix ? strncmp(op, rules[i].op, n) != 0 : strcmp(op, rules[i].op) != 0)
       continue;
     int ok = rules[i].only_90a ? !strcmp(chip, "sm_90a")
-                               : sm >= rules[i].sm && t->info->ptx_version >= rules[i].ptx;
+                               : sm >= rules[i].sm && ptx_version(t) >= rules[i].ptx;
     return ok ? NULL : rules[i].needs;
   }
   return NULL;
 }
 
-/* The PTX column is the minimum PTX ISA version LLVM's NVPTX backend
- * accepts for each chip. Asking for exactly that version (instead of the
- * backend's +ptx60 default, a fatal error for sm_90) keeps the PTX loadable
- * by the oldest ptxas and driver that support the chip. */
+/* The PTX column (a chip's row data) is the minimum PTX ISA version, times
+ * 10 (78 = 7.8), LLVM's NVPTX backend accepts for each chip. Asking for
+ * exactly that version (instead of the backend's +ptx60 default, a fatal
+ * error for sm_90) keeps the PTX loadable by the oldest ptxas and driver
+ * that support the chip. */
+#define NV &target_kind_nvidia
+#define PTX(version) (&(const int){version})
 static const struct target_info chips[] = {
-    {"sm_75", &target_kind_nvidia, 63, 0},   {"sm_80", &target_kind_nvidia, 70, 0},
-    {"sm_86", &target_kind_nvidia, 71, 0},   {"sm_87", &target_kind_nvidia, 74, 0},
-    {"sm_89", &target_kind_nvidia, 78, 0},   {"sm_90", &target_kind_nvidia, 78, 0},
-    {"sm_90a", &target_kind_nvidia, 80, 0},  {"sm_100", &target_kind_nvidia, 86, 0},
-    {"sm_100a", &target_kind_nvidia, 86, 0}, {"sm_120", &target_kind_nvidia, 87, 0},
-    {"sm_120a", &target_kind_nvidia, 87, 0},
+    {"sm_75", NV, PTX(63)},   {"sm_80", NV, PTX(70)},   {"sm_86", NV, PTX(71)},
+    {"sm_87", NV, PTX(74)},   {"sm_89", NV, PTX(78)},   {"sm_90", NV, PTX(78)},
+    {"sm_90a", NV, PTX(80)},  {"sm_100", NV, PTX(86)},  {"sm_100a", NV, PTX(86)},
+    {"sm_120", NV, PTX(87)},  {"sm_120a", NV, PTX(87)},
 };
+#undef NV
+#undef PTX
+
+/* An NVIDIA target id is its chip alone; its LLVM features ask for the
+ * chip's PTX ISA version. */
+static int parse_features(const char *spec, const char *rest, struct target *out) {
+  if (*rest)
+    return target_refuse_features(spec, out);
+  snprintf(out->features, sizeof out->features, "+ptx%d", ptx_version(out));
+  return 0;
+}
 
 static unsigned subgroup_width(const struct target *t) {
   (void)t;
@@ -206,11 +230,11 @@ static int early_module(MlirOperation gpu_module, const struct target *t) {
 }
 
 /* LLVM lowers gpu.subgroup_mma to wmma except the elementwise ops
- * (device_mma.c). */
+ * (device_nvidia_mma.c). */
 static int prepare_module(MlirOperation gpu_module, const struct target *t) {
   char what[128];
   describe(t, what, sizeof what);
-  return lowering_expand_mma(gpu_module, MMA_LAYOUT_NVVM, what);
+  return lowering_expand_mma(gpu_module, &nvidia_mma_wmma, what);
 }
 
 /* known_block_size is a promise that blocks have exactly that shape (code
@@ -238,7 +262,9 @@ static const char *const llvm_options[] = {"-nvptx-short-ptr", "-disable-lsr", N
 static const struct target_lowering lowering = {
     .describe = describe,
     .subgroup_width = subgroup_width,
-    .lanes = LANES_NVVM,
+    .lanes = &nvvm_lane_ops,
+    .lowered = (const char *const[]){"nvvm.", NULL},
+    .kernel_attr = "nvvm.kernel",
     .has_redux = has_redux,
     .attr = attr,
     .pipeline = pipeline,
@@ -271,6 +297,7 @@ const struct target_kind target_kind_nvidia = {
     .dialects = (const char *const[]){"nvgpu.", "nvvm.", NULL},
     .phrase = "an NVIDIA target",
     .op_requirement = op_requirement,
+    .parse_features = parse_features,
     .chips = chips,
     .nchips = sizeof chips / sizeof chips[0],
     .lowering = &lowering,

@@ -57,39 +57,9 @@ static int unknown_target(const char *spec) {
   return -1;
 }
 
-/* Parses the ":feature+" / ":feature-" suffixes of a target id. */
-static int parse_features(const char *spec, const char *rest,
-                              const struct target_info *info, struct target *out) {
-  int xnack = 0, sramecc = 0; /* 0 = any, '+' or '-' */
-  while (*rest == ':') {
-    rest++;
-    const char *end = strchr(rest, ':');
-    size_t len = end ? (size_t)(end - rest) : strlen(rest);
-    if (len < 2 || (rest[len - 1] != '+' && rest[len - 1] != '-'))
-      return diag_error("invalid target id '%s': feature must end in '+' or '-'", spec);
-    char sign = rest[len - 1];
-    if (len - 1 == 5 && strncmp(rest, "xnack", 5) == 0 && (info->features & TARGET_FEATURE_XNACK))
-      xnack = sign;
-    else if (len - 1 == 7 && strncmp(rest, "sramecc", 7) == 0 &&
-             (info->features & TARGET_FEATURE_SRAMECC))
-      sramecc = sign;
-    else
-      return diag_error("invalid target id '%s': '%.*s' does not support feature '%.*s'", spec,
-                        (int)strlen(info->chip), info->chip, (int)(len - 1), rest);
-    rest += len;
-  }
-  /* Canonical order is alphabetical, as in LLVM's target ids. */
-  snprintf(out->id, sizeof out->id, "%s%s%s%s%s", info->chip,
-           sramecc ? ":sramecc" : "", sramecc ? (sramecc == '+' ? "+" : "-") : "",
-           xnack ? ":xnack" : "", xnack ? (xnack == '+' ? "+" : "-") : "");
-  out->features[0] = '\0';
-  if (xnack)
-    snprintf(out->features, sizeof out->features, "%cxnack", xnack);
-  if (sramecc) {
-    size_t n = strlen(out->features);
-    snprintf(out->features + n, sizeof out->features - n, "%s%csramecc", n ? "," : "", sramecc);
-  }
-  return 0;
+int target_refuse_features(const char *spec, const struct target *t) {
+  return diag_error("invalid target id '%s': %s targets take no ':' features", spec,
+                    t->info->kind->name);
 }
 
 int target_parse(const char *spec, struct target *out) {
@@ -99,14 +69,10 @@ int target_parse(const char *spec, struct target *out) {
     if (strlen(info->chip) != chip_len || strncmp(info->chip, spec, chip_len) != 0)
       continue;
     out->info = info;
-    if (info->kind->takes_features)
-      return parse_features(spec, spec + chip_len, info, out);
-    if (spec[chip_len])
-      return diag_error("invalid target id '%s': only AMD targets take ':' features", spec);
     snprintf(out->id, sizeof out->id, "%s", info->chip);
-    if (info->ptx_version) /* the PTX ISA version the chip needs */
-      snprintf(out->features, sizeof out->features, "+ptx%d", info->ptx_version);
-    return 0;
+    if (info->kind->parse_features)
+      return info->kind->parse_features(spec, spec + chip_len, out);
+    return spec[chip_len] ? target_refuse_features(spec, out) : 0;
   }
   return unknown_target(spec);
 }

@@ -75,9 +75,13 @@ struct target_kind {
    * job, once per distinct op name of the user's gpu.modules (never of
    * what gpucc makes itself). NULL hook: every op is fine. */
   const char *(*op_requirement)(const struct target *t, const char *op_name);
-  /* Takes target-id features (":xnack-"): the TARGET_FEATURE_* it may have
-   * are in the chip's row. */
-  int takes_features;
+  /* Reads the rest of a target id after its chip name ("" or the kind's
+   * own feature syntax, ":xnack-:sramecc+") into out->features, the LLVM
+   * feature string the kind's pipeline takes, and out->id, the canonical
+   * spelling (preset to the chip name). NULL: the kind takes no features
+   * and its targets have none. Returns 0, or -1 reported (target_refuse
+   * says the common refusal). */
+  int (*parse_features)(const char *spec, const char *rest, struct target *out);
   /* Its chips, in the order --help and "all" list them. */
   const struct target_info *chips;
   size_t nchips;
@@ -87,19 +91,21 @@ struct target_kind {
 struct target_info {
   const char *chip;              /* "sm_90a", "gfx942", "host" */
   const struct target_kind *kind;
-  int ptx_version;               /* NVIDIA: minimum PTX ISA, times 10 (78 = 7.8) */
-  unsigned features;             /* TARGET_FEATURE_* the chip supports */
+  /* What only the kind reads of the chip (the PTX ISA it needs, the
+   * target-id features it has), in a type of the kind's file; NULL: none. */
+  const void *data;
 };
-
-#define TARGET_FEATURE_XNACK 1u
-#define TARGET_FEATURE_SRAMECC 2u
 
 /* A parsed target: a table row plus the target-id features asked for. */
 struct target {
   const struct target_info *info;
   char id[64];        /* canonical spelling: "gfx942:sramecc+:xnack-" */
-  char features[64];  /* LLVM feature string: "+ptx78", "-xnack,+sramecc" */
+  char features[64];  /* the kind's LLVM feature string: "+ptx78", "-xnack,+sramecc" */
 };
+
+/* For a kind's parse_features: reports that target id `spec` has ':'
+ * features its kind does not take. Returns -1. */
+int target_refuse_features(const char *spec, const struct target *t);
 
 /* Parses one target id. Returns 0, or -1 after reporting an error that lists
  * the known targets. */

@@ -7,8 +7,24 @@
 
 #include "fatbin.h"
 
+#include <stdio.h>
+
+#include <string.h>
+
 static struct target_kind dummy;
-static const struct target_info chips[] = {{"dummy", &dummy, 0, 0}};
+static const struct target_info chips[] = {{"dummy", &dummy, NULL}};
+
+/* Its own target-id syntax, which no other kind and nothing shared knows:
+ * "dummy:quiet+" (a feature that changes nothing), any other feature
+ * refused as the kinds without features refuse theirs. */
+static int parse_features(const char *spec, const char *rest, struct target *out) {
+  if (!*rest)
+    return 0;
+  if (strcmp(rest, ":quiet+") != 0)
+    return target_refuse_features(spec, out);
+  snprintf(out->id, sizeof out->id, "dummy:quiet+");
+  return 0;
+}
 
 /* Filled from the host kind at start-up: its hooks are not constants
  * that an initializer may name. */
@@ -22,6 +38,7 @@ static struct target_kind dummy = {
     .finished_stage = "dummy-so",
     .finished_format = FATBIN_FORMAT_SO,
     .finish_tool = "dummy link",
+    .parse_features = parse_features,
     .chips = chips,
     .nchips = 1,
 };

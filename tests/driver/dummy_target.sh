@@ -32,6 +32,15 @@ check emit_finished sh -c "ls | grep -q '^$stem-.*-dummy\.dummy-so$'"
 "$dummy" -### --offload-arch=dummy "$prog" -o x >plan 2>&1
 check planned grep -q '\.dummy-so .*\.dummy-o' plan
 
+# Its target-id syntax is its own: dummy:quiet+ compiles, other features
+# are refused with the kind's name, and the host kind still takes none.
+"$dummy" --offload-arch=dummy:quiet+ -c "$prog" -o q.o 2>err || cat err >&2
+check own_feature test -s q.o
+"$dummy" --offload-arch=dummy:loud+ -c "$prog" -o r.o 2>err && rc=0 || rc=$?
+check refused_feature sh -c "[ $rc -ne 0 ] && grep -q \"dummy targets take no ':' features\" err && [ ! -e r.o ]"
+"$dummy" --offload-arch=host:quiet+ -c "$prog" -o r.o 2>err && rc=0 || rc=$?
+check host_no_feature sh -c "[ $rc -ne 0 ] && grep -q \"host targets take no ':' features\" err"
+
 # The real gpucc does not know it.
 "$gpucc" --offload-arch=dummy "$prog" -o y 2>err && rc=0 || rc=$?
 check unknown_elsewhere test "$rc" -eq 2
