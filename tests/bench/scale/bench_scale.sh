@@ -21,6 +21,9 @@
 #   gpucc host:        gpucc -c --offload-arch=host: parse, normalize, lower
 #                      host and device code, x86 code generation for both,
 #                      the kernels' shared object, the fat binaries, ld -r;
+#   gpucc sm_90 PTX:   --emit=ptx for sm_90: parse, normalize, lower and
+#                      LLVM's PTX code generation per gpu.module, which is
+#                      what mlir-opt lower does;
 #   gpucc sm_90:       the same for sm_90, with ptxas per gpu.module when
 #                      /usr/local/cuda has it (inherent: ptxas takes one
 #                      module at a time; reported apart);
@@ -67,6 +70,14 @@ row "mlir-opt lower" "(gpu-lower-to-nvvm-pipeline, PTX per module)"
 
 measure "$gpucc" -c --no-cache -O2 --offload-arch=host "$in" -o "$work/host.o"
 row "gpucc host" "$(ratio "$wall" "$opt_wall") wall, $(ratio "$cpu" "$opt_cpu") cpu of mlir-opt lower"
+
+# The same work as mlir-opt lower: PTX per gpu.module, no ptxas (gpucc writes
+# one .ptx file per module into the current directory).
+mkdir -p "$work/ptx"
+measure sh -c 'cd "$1" && shift && exec "$@"' sh "$work/ptx" "$gpucc" --emit=ptx --no-cache -O2 \
+  --offload-arch=sm_90 "$in"
+row "gpucc sm_90 PTX" "$(ratio "$wall" "$opt_wall") wall, $(ratio "$cpu" "$opt_cpu") cpu (--emit=ptx: what mlir-opt lower does)"
+rm -rf "$work/ptx"
 
 if [ -x /usr/local/cuda/bin/ptxas ]; then
   measure "$gpucc" -c --no-cache -O2 --offload-arch=sm_90 "$in" -o "$work/sm90.o"
