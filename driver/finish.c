@@ -62,6 +62,7 @@ static int publish(struct plan *p, const char *src, const char *dest) {
 struct emitted {
   const char *src;
   char *dest;
+  const char *tool; /* the kind's tool that makes it ("ptxas"), or NULL */
 };
 
 /* Collects the files of one stage; their default names follow the inputs'. */
@@ -74,20 +75,20 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
     switch (o->emit) {
     case EMIT_MLIR_HOST:
       if (n < cap)
-        out[n++] = (struct emitted){un->host_mlir_path, xasprintf("%s.host.mlir", st)};
+        out[n++] = (struct emitted){un->host_mlir_path, xasprintf("%s.host.mlir", st), NULL};
       break;
     case EMIT_MLIR_DEVICE:
       if (n < cap)
-        out[n++] = (struct emitted){un->device_mlir_path, xasprintf("%s.device.mlir", st)};
+        out[n++] = (struct emitted){un->device_mlir_path, xasprintf("%s.device.mlir", st), NULL};
       break;
     case EMIT_LLVM:
       if (n < cap)
-        out[n++] = (struct emitted){un->host_ll_path, xasprintf("%s.ll", st)};
+        out[n++] = (struct emitted){un->host_ll_path, xasprintf("%s.ll", st), NULL};
       break;
     case EMIT_FATBIN:
       for (size_t m = 0; m < un->nmodules && n < cap; m++) {
         char *part = xfile_part(unit_module(un, m));
-        out[n++] = (struct emitted){un->blob_paths[m], xasprintf("%s-%s.gpucc-fatbin", st, part)};
+        out[n++] = (struct emitted){un->blob_paths[m], xasprintf("%s-%s.gpucc-fatbin", st, part), NULL};
         free(part);
       }
       break;
@@ -98,15 +99,16 @@ static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
           const struct target *tg = &o->targets[t];
           const struct target_kind *k = tg->info->kind;
           const struct cell *c = unit_cell(un, o->ntargets, m, t);
-          const char *src = NULL;
+          const char *src = NULL, *tool = NULL;
           int is_stage = 0;
           if (k->device_stage && !strcmp(k->device_stage, o->emit_stage))
             src = c->device_path, is_stage = 1;
           else if (k->finished_stage && !strcmp(k->finished_stage, o->emit_stage))
-            src = c->finished_path, is_stage = 1;
+            src = c->finished_path, tool = k->finish_tool, is_stage = 1;
           if (is_stage) {
             char *part = xfile_part(unit_module(un, m));
-            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, part, tg->id, o->emit_stage)};
+            out[n++] = (struct emitted){src, xasprintf("%s-%s-%s.%s", st, part, tg->id, o->emit_stage),
+                                        tool};
             free(part);
           }
         }
@@ -130,8 +132,10 @@ static int emit_outputs(struct plan *p) {
     rc = diag_error("-o names one file but this stage has %zu (one per gpu.module and target); "
                     "leave out -o", n);
   for (size_t i = 0; i < n && rc == 0; i++) {
-    if (!files[i].src)
-      rc = diag_error("no %s for '%s' (is ptxas installed?)", "object", files[i].dest);
+    if (!files[i].src && files[i].tool)
+      rc = diag_error("no object for '%s' (is %s installed?)", files[i].dest, files[i].tool);
+    else if (!files[i].src)
+      rc = diag_error("no object for '%s'", files[i].dest);
     else
       rc = publish(p, files[i].src, o->output ? o->output : files[i].dest);
   }

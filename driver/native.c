@@ -1,17 +1,16 @@
 /* native.c: asking the machine's GPUs what they are; see native.h.
  *
- * The child dlopen()s the CUDA driver and the HIP runtime and prints one
- * target per device on a pipe; on failure it prints why and exits 1. The
- * HIP architecture name comes from hipDeviceProp_t.gcnArchName, whose offset
- * differs between ROCm 5 and 6: like the runtime, we fill a large zeroed
- * buffer and take the first string after the 256-byte name that starts with
- * "gfx". */
+ * A child runs each kind's probe (struct target_kind's native_probe, which
+ * loads that vendor's driver) and prints the chips found on a pipe; on
+ * failure it prints why and exits 1. In a child, so that no GPU driver is
+ * ever loaded into gpucc itself. */
 #include "native.h"
 
 #include "diag.h"
+#include "native_probe.h"
 #include "proc.h"
+#include "targets.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,106 +18,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define CU_COMPUTE_MAJOR 75 /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
-#define CU_COMPUTE_MINOR 76
-
-static void *open_first(const char *env, const char *const *names) {
-  const char *forced = getenv(env);
-  if (forced && *forced)
-    return dlopen(forced, RTLD_NOW | RTLD_LOCAL);
-  for (; *names; names++) {
-    void *h = dlopen(*names, RTLD_NOW | RTLD_LOCAL);
-    if (h)
-      return h;
-  }
-  return NULL;
-}
-
-static void add(char *out, size_t len, const char *arch) {
-  /* Deduplicate: two identical GPUs need one target. */
-  char padded[80];
-  snprintf(padded, sizeof padded, ",%s,", arch);
-  char have[4096];
-  snprintf(have, sizeof have, ",%s,", out);
-  if (strstr(have, padded))
-    return;
-  size_t n = strlen(out);
-  snprintf(out + n, len - n, "%s%s", n ? "," : "", arch);
-}
-
-static void query_cuda(char *out, size_t len, char *why, size_t whylen) {
-  static const char *const names[] = {"libcuda.so.1", "libcuda.so", NULL};
-  void *h = open_first("GPUCC_CUDA_LIBRARY", names);
-  if (!h) {
-    snprintf(why, whylen, "CUDA: driver library not found");
-    return;
-  }
-  int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
-  int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
-  int (*get)(int *, int) = (int (*)(int *, int))dlsym(h, "cuDeviceGet");
-  int (*attr)(int *, int, int) = (int (*)(int *, int, int))dlsym(h, "cuDeviceGetAttribute");
-  int n = 0;
-  if (!init || !count || !get || !attr || init(0) != 0 || count(&n) != 0 || n == 0) {
-    snprintf(why, whylen, "CUDA: no device");
-    return;
-  }
-  for (int i = 0; i < n; i++) {
-    int dev, major = 0, minor = 0;
-    if (get(&dev, i) != 0 || attr(&major, CU_COMPUTE_MAJOR, dev) != 0 ||
-        attr(&minor, CU_COMPUTE_MINOR, dev) != 0)
-      continue;
-    char arch[32];
-    snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
-    add(out, len, arch);
-  }
-}
-
-static void query_hip(char *out, size_t len, char *why, size_t whylen) {
-  static const char *const names[] = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5", NULL};
-  void *h = open_first("GPUCC_HIP_LIBRARY", names);
-  if (!h) {
-    snprintf(why, whylen, "HIP: runtime library not found");
-    return;
-  }
-  int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "hipInit");
-  int (*count)(int *) = (int (*)(int *))dlsym(h, "hipGetDeviceCount");
-  int (*props)(void *, int) = (int (*)(void *, int))dlsym(h, "hipGetDevicePropertiesR0600");
-  if (!props)
-    props = (int (*)(void *, int))dlsym(h, "hipGetDeviceProperties");
-  int n = 0;
-  if (!init || !count || !props || init(0) != 0 || count(&n) != 0 || n == 0) {
-    snprintf(why, whylen, "HIP: no device");
-    return;
-  }
-  static char buf[16384];
-  for (int i = 0; i < n; i++) {
-    memset(buf, 0, sizeof buf);
-    if (props(buf, i) != 0)
-      continue;
-    for (size_t k = 256; k + 4 < sizeof buf; k++) {
-      if (buf[k] == 'g' && buf[k + 1] == 'f' && buf[k + 2] == 'x' && buf[k - 1] == '\0') {
-        char arch[64];
-        snprintf(arch, sizeof arch, "%.63s", buf + k);
-        arch[strcspn(arch, ":")] = '\0'; /* processor only: runs in any xnack mode */
-        add(out, len, arch);
-        break;
-      }
-    }
-  }
-}
-
-/* In the child: asks the drivers, writes the list (or why there is none)
- * to the pipe; exits 0 when GPUs were found. */
+/* In the child: asks every kind's probe, writes the list (or why there is
+ * none) to the pipe; exits 0 when GPUs were found. */
 static int query_body(void *arg) {
   int *fds = arg;
   close(fds[0]);
-  char list[4096] = "", cuda_why[256] = "", hip_why[256] = "";
-  query_cuda(list, sizeof list, cuda_why, sizeof cuda_why);
-  query_hip(list, sizeof list, hip_why, sizeof hip_why);
-  char msg[4200];
-  int ok = list[0] != '\0';
-  int n = ok ? snprintf(msg, sizeof msg, "%s", list) : snprintf(msg, sizeof msg, "%s; %s", cuda_why, hip_why);
-  if (write(fds[1], msg, (size_t)n) != n)
+  static struct native_found found;
+  for (size_t k = 0; target_kinds[k]; k++)
+    if (target_kinds[k]->native_probe)
+      target_kinds[k]->native_probe(&found);
+  int ok = found.list[0] != '\0';
+  const char *msg = ok ? found.list : found.why;
+  size_t n = strlen(msg);
+  if (write(fds[1], msg, n) != (ssize_t)n)
     return 2;
   return ok ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 #include "device_amd_mma.h"
 
 #include "diag.h"
+#include "native_probe.h"
 #include "fatbin.h"
 #include "xstr.h"
 
@@ -216,6 +217,9 @@ static char *cache_inputs(const struct toolchain *tc, const struct target *t,
   return s;
 }
 
+/* --offload-arch=native: the HIP runtime's devices (native_amd.c). */
+void native_probe_amd(struct native_found *f);
+
 const struct target_kind target_kind_amd = {
     .name = "AMD",
     .fatbin_vendor = FATBIN_VENDOR_AMD,
@@ -229,6 +233,7 @@ const struct target_kind target_kind_amd = {
     .phrase = "an AMD target",
     .op_requirement = op_requirement,
     .parse_features = parse_features,
+    .native_probe = native_probe_amd,
     .chips = chips,
     .nchips = sizeof chips / sizeof chips[0],
     .lowering = &lowering,

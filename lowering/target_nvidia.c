@@ -11,6 +11,7 @@
 #include "device_nvidia_mma.h"
 #include "device_nvidia_wmma.h"
 #include "diag.h"
+#include "native_probe.h"
 #include "fatbin.h"
 #include "xstr.h"
 
@@ -277,6 +278,9 @@ static const struct target_lowering lowering = {
     .llvm_options = llvm_options,
 };
 
+/* --offload-arch=native: the CUDA driver's devices (native_nvidia.c). */
+void native_probe_nvidia(struct native_found *f);
+
 const struct target_kind target_kind_nvidia = {
     .name = "NVIDIA",
     .fatbin_vendor = FATBIN_VENDOR_NVIDIA,
@@ -298,6 +302,7 @@ const struct target_kind target_kind_nvidia = {
     .phrase = "an NVIDIA target",
     .op_requirement = op_requirement,
     .parse_features = parse_features,
+    .native_probe = native_probe_nvidia,
     .chips = chips,
     .nchips = sizeof chips / sizeof chips[0],
     .lowering = &lowering,

@@ -27,6 +27,8 @@ struct finish_request {
   size_t nextra;
 };
 
+struct native_found;
+
 struct target_kind {
   const char *name;           /* "NVIDIA", "AMD", "host": in messages */
   int fatbin_vendor;          /* enum fatbin_vendor of its objects */
@@ -82,6 +84,10 @@ struct target_kind {
    * and its targets have none. Returns 0, or -1 reported (target_refuse
    * says the common refusal). */
   int (*parse_features)(const char *spec, const char *rest, struct target *out);
+  /* --offload-arch=native: adds this machine's chips of the kind to f, or
+   * says why it found none (native_probe.h). Runs in a child process.
+   * NULL: the kind has no devices to ask. */
+  void (*native_probe)(struct native_found *f);
   /* Its chips, in the order --help and "all" list them. */
   const struct target_info *chips;
   size_t nchips;

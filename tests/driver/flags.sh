@@ -218,6 +218,10 @@ check c_compile_no_temps no_temps
 check MD_mixed sh -c "grep -q '^eight.o: eight.c' deps/eight.d && ! grep -q one.mlir deps/eight.d && ! grep -q eight deps/one.d"
 "$gpucc" -### -c -MD -MT t.o eight.c >out 2>err
 check MD_to_cc grep -q '^cc -c eight.c -o eight.o -MD -MF eight.d -MT t.o$' out
+# --emit= of a finished object whose tool is missing names the kind's tool
+mkdir nocuda
+rc=0; "$gpucc" --emit=cubin --offload-arch=sm_90 --cuda-path="$work/nocuda" "$prog" 2>err || rc=$?
+check emit_without_tool sh -c "test $rc -eq 1 && grep -q \"error: no object for '.*-sm_90.cubin' (is ptxas installed?)\" err && ! ls *.cubin 2>/dev/null"
 
 # -x mlir and - (standard input), with <stdin> in diagnostics
 "$gpucc" -x mlir - --offload-arch=host -o fromstdin <"$prog" 2>err
