@@ -30,6 +30,7 @@
 
 #include "../support/symname.h"
 #include "image.h"
+#include "registry.h"
 #include "rt.h"
 
 /* A target whose launches the module's kernels must meet, set at load. */
@@ -39,9 +40,8 @@ struct rt_module_target {
 };
 
 struct rt_module {
-  const unsigned char *image; /* the program's constant; not owned */
-  size_t size;                /* 0 for mgpuModuleLoadJIT (NUL-terminated) */
-  int jit, opt_level;
+  struct rt_registered reg;   /* image, size, jit; in the registry */
+  int opt_level;
   pthread_mutex_t lock;       /* serializes the first load and new functions */
   atomic_int loaded;          /* handle is valid (release/acquire) */
   void *handle;               /* the driver's module */
@@ -52,12 +52,7 @@ struct rt_module {
                                     owned, module NULL */
   size_t nkernels;
   _Atomic(struct rt_function *) functions; /* looked up so far, newest first */
-  struct rt_module *prev, *next;
 };
-
-/* Modules in the order they were loaded. */
-static pthread_mutex_t rt_registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct rt_module *rt_registry, *rt_registry_tail;
 
 /* Sets m->name to name as the program spells it, whole: messages name the
  * module as the program does, however long, not as its objects do (a
@@ -226,19 +221,12 @@ static void *rt_module_new(const void *image, size_t size, int jit, int opt_leve
     rt_error("%s: out of memory", fn);
     return NULL;
   }
-  m->image = image;
-  m->size = size;
-  m->jit = jit;
+  m->reg.image = image;
+  m->reg.size = size;
+  m->reg.jit = jit;
   m->opt_level = opt_level;
   pthread_mutex_init(&m->lock, NULL);
-  pthread_mutex_lock(&rt_registry_lock);
-  m->prev = rt_registry_tail;
-  if (rt_registry_tail)
-    rt_registry_tail->next = m;
-  else
-    rt_registry = m;
-  rt_registry_tail = m;
-  pthread_mutex_unlock(&rt_registry_lock);
+  rt_registry_add(&m->reg);
   return m;
 }
 
@@ -297,7 +285,7 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
                           const char *fn, char *msg, size_t len) {
   struct fatbin *fb;
   char err[512];
-  if (fatbin_open(m->image, m->size, &fb, err, sizeof err) != 0) {
+  if (fatbin_open(m->reg.image, m->reg.size, &fb, err, sizeof err) != 0) {
     snprintf(msg, len, "%s: cannot read the program's GPU code: %s", fn, err);
     return -1;
   }
@@ -359,7 +347,7 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
 /* Loads a plain object (upstream mlir-translate output) as it is. */
 static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
                          const char *fn, char *msg, size_t len) {
-  struct rt_image im = rt_image_classify(m->image, m->size);
+  struct rt_image im = rt_image_classify(m->reg.image, m->reg.size);
   const struct rt_device *dev = rt_device();
   char kind_name[64];
   snprintf(kind_name, sizeof kind_name, "(%s)", rt_image_name(&im));
@@ -381,20 +369,20 @@ static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
              dev->target_id, dev->select->vendor_label, arch);
     return -1;
   }
-  rt_log("module %s: %zu bytes, loaded as they are", rt_module_label(m), m->size);
+  rt_log("module %s: %zu bytes, loaded as they are", rt_module_label(m), m->reg.size);
   if (rt_module_device_limits(m, dev) != 0) {
     snprintf(msg, len, "%s: out of memory", fn);
     return -1;
   }
   char what[128];
-  snprintf(what, sizeof what, "a %zu-byte %s", m->size, rt_image_name(&im));
-  return rt_load_object(m, b, m->image, m->size, im.plain && im.plain->text, fn, what, msg,
+  snprintf(what, sizeof what, "a %zu-byte %s", m->reg.size, rt_image_name(&im));
+  return rt_load_object(m, b, m->reg.image, m->reg.size, im.plain && im.plain->text, fn, what, msg,
                         len);
 }
 
 static int rt_load(struct rt_module *m, const struct rt_backend *b, const char *fn,
                    char *msg, size_t len) {
-  if (m->jit) {
+  if (m->reg.jit) {
     rt_module_set_name(m, "(assembly)");
     if (!b->module_load_jit) {
       snprintf(msg, len,
@@ -408,14 +396,14 @@ static int rt_load(struct rt_module *m, const struct rt_backend *b, const char *
       snprintf(msg, len, "%s: out of memory", fn);
       return -1;
     }
-    if (b->module_load_jit((const char *)m->image, m->opt_level, &m->handle, &e) != 0) {
+    if (b->module_load_jit((const char *)m->reg.image, m->opt_level, &m->handle, &e) != 0) {
       rt_format_failure(msg, len, fn, b, &e, "for the module's assembly");
       return -1;
     }
     rt_log("module (assembly): JIT-compiled at -O%d", m->opt_level);
     return 0;
   }
-  if (rt_image_classify(m->image, m->size).kind == RT_IMAGE_GPUCC)
+  if (rt_image_classify(m->reg.image, m->reg.size).kind == RT_IMAGE_GPUCC)
     return rt_load_fatbin(m, b, fn, msg, len);
   return rt_load_plain(m, b, fn, msg, len);
 }
@@ -538,16 +526,7 @@ RT_EXPORT void mgpuModuleUnload(void *module) {
   struct rt_module *m = module;
   if (!m)
     return;
-  pthread_mutex_lock(&rt_registry_lock);
-  if (m->prev)
-    m->prev->next = m->next;
-  else
-    rt_registry = m->next;
-  if (m->next)
-    m->next->prev = m->prev;
-  else
-    rt_registry_tail = m->prev;
-  pthread_mutex_unlock(&rt_registry_lock);
+  rt_registry_remove(&m->reg);
 
   /* Runs from a global destructor: never start a driver here, and do not
    * stop the exit for an error (exit() cannot be called again). */
@@ -572,57 +551,4 @@ RT_EXPORT void mgpuModuleUnload(void *module) {
   free(m);
 }
 
-int rt_modules_each_image(int (*fn)(const void *image, size_t size, void *ud), void *ud) {
-  int rc = 0;
-  pthread_mutex_lock(&rt_registry_lock);
-  for (struct rt_module *m = rt_registry; m && rc == 0; m = m->next)
-    rc = fn(m->image, m->size, ud);
-  pthread_mutex_unlock(&rt_registry_lock);
-  return rc;
-}
 
-void rt_modules_describe_targets(char *buf, size_t len) {
-  struct fatbin **open = NULL;
-  struct fatbin_entry *all = NULL;
-  size_t nopen = 0, nall = 0;
-  char plain[256] = "";
-
-  pthread_mutex_lock(&rt_registry_lock);
-  for (struct rt_module *m = rt_registry; m; m = m->next) {
-    if (m->jit) {
-      rt_appendf(plain, sizeof plain, " %s", rt_image_text_name());
-      continue;
-    }
-    struct rt_image im = rt_image_classify(m->image, m->size);
-    if (im.kind != RT_IMAGE_GPUCC) {
-      rt_appendf(plain, sizeof plain, " %s", rt_image_name(&im));
-      continue;
-    }
-    struct fatbin *fb;
-    char err[256];
-    if (fatbin_open(m->image, m->size, &fb, err, sizeof err) != 0)
-      continue;
-    size_t n = fatbin_count(fb);
-    struct fatbin **o = realloc(open, (nopen + 1) * sizeof *o);
-    struct fatbin_entry *a = o ? realloc(all, (nall + n + 1) * sizeof *a) : NULL;
-    if (o)
-      open = o;
-    if (!a) {
-      fatbin_close(fb);
-      break;
-    }
-    all = a;
-    open[nopen++] = fb;
-    for (size_t i = 0; i < n; i++)
-      all[nall++] = *fatbin_get(fb, i);
-  }
-  pthread_mutex_unlock(&rt_registry_lock);
-
-  rt_describe_targets(all, nall, buf, len);
-  if (plain[0])
-    rt_appendf(buf, len, "%s(plain%s)", buf[0] ? " " : "", plain);
-  for (size_t i = 0; i < nopen; i++)
-    fatbin_close(open[i]);
-  free(open);
-  free(all);
-}
