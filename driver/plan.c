@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "fatbin.h"
 #include "program.h"
+#include "queries.h"
 #include "target_check.h"
 #include "tmp.h"
 #include "xstr.h"
@@ -460,16 +461,6 @@ static int plan_unit(struct plan *p, struct unit *u) {
   return rc;
 }
 
-/* The directory of the running gpucc, for finding libgpucc_rt. */
-static char *exe_dir(void) {
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
-    return NULL;
-  buf[n] = '\0';
-  return strdup(dirname(buf));
-}
-
 /* A C input whose name does not say so (it was -x c): "-", "k.inc". */
 static int c_by_name_only(const struct input *in) {
   size_t n = strlen(in->arg);
@@ -496,24 +487,15 @@ static int plan_link(struct plan *p) {
     return diag_error("no input defines 'main', so there is no program to link; use -c for an "
                       "object file, -shared for a library, -e for another entry function, or "
                       "--emit= for one stage");
-  char *dir = exe_dir();
+  char *dir = gpucc_exe_dir();
   if (!dir)
     return diag_error("cannot find gpucc's own location (/proc/self/exe)");
   int static_rt = o->gpucc_rt == GPUCC_RT_STATIC || (o->gpucc_rt == GPUCC_RT_DEFAULT && !o->shared);
   const char *rt_name = static_rt ? "libgpucc_rt.a" : "libgpucc_rt.so";
   /* Installed: <prefix>/bin/gpucc and <prefix>/<libdir>/libgpucc_rt.*;
    * build tree: build/bin/gpucc and build/lib/libgpucc_rt.*. */
-  char resolved[PATH_MAX] = "";
-  const char *reldirs[] = {GPUCC_RT_RELDIR, "../lib"};
-  for (size_t i = 0; i < 2 && !resolved[0]; i++) {
-    char *rt = xasprintf("%s/%s/%s", dir, reldirs[i], rt_name);
-    if (realpath(rt, resolved))
-      *strrchr(resolved, '/') = '\0';
-    else
-      resolved[0] = '\0';
-    free(rt);
-  }
-  if (!resolved[0]) {
+  char resolved[PATH_MAX];
+  if (gpucc_runtime_dir(dir, rt_name, resolved) != 0) {
     diag_error("cannot find the gpucc runtime library %s in '%s/%s'", rt_name, dir, GPUCC_RT_RELDIR);
     free(dir);
     return -1;

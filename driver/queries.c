@@ -23,27 +23,36 @@ void query_list_gpu_arch(void) {
   free(list);
 }
 
-/* The runtime's directories as the link looks for them (plan.c): the
- * installed <prefix>/<libdir> relative to <prefix>/bin, then the build
- * tree's lib beside bin. */
-void query_print_file_name(const char *name) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0 && *name) {
-    exe[n] = '\0';
-    const char *bin = dirname(exe);
-    const char *reldirs[] = {GPUCC_RT_RELDIR, "../lib"};
-    for (size_t i = 0; i < sizeof reldirs / sizeof reldirs[0]; i++) {
-      char dir[2 * PATH_MAX], real[PATH_MAX], path[2 * PATH_MAX];
-      snprintf(dir, sizeof dir, "%s/%s", bin, reldirs[i]);
-      if (!realpath(dir, real))
-        continue;
-      snprintf(path, sizeof path, "%s/%s", real, name);
-      if (access(path, F_OK) == 0) {
-        printf("%s\n", path);
-        return;
-      }
-    }
+char *gpucc_exe_dir(void) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return NULL;
+  buf[n] = '\0';
+  return strdup(dirname(buf));
+}
+
+int gpucc_runtime_dir(const char *bin, const char *name, char *dir) {
+  const char *reldirs[] = {GPUCC_RT_RELDIR, "../lib"};
+  for (size_t i = 0; i < sizeof reldirs / sizeof reldirs[0]; i++) {
+    char path[2 * PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", bin, reldirs[i]);
+    if (!realpath(path, dir))
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (access(path, F_OK) == 0)
+      return 0;
   }
-  printf("%s\n", name); /* gcc's answer for a file it does not have */
+  dir[0] = '\0';
+  return -1;
+}
+
+void query_print_file_name(const char *name) {
+  char *bin = *name ? gpucc_exe_dir() : NULL;
+  char dir[PATH_MAX];
+  if (bin && gpucc_runtime_dir(bin, name, dir) == 0)
+    printf("%s/%s\n", dir, name);
+  else
+    printf("%s\n", name); /* gcc's answer for a file it does not have */
+  free(bin);
 }

@@ -12,4 +12,14 @@ void query_list_gpu_arch(void);
  * is not there, on stdout. */
 void query_print_file_name(const char *name);
 
+/* The directory of the running gpucc (malloc'ed), or NULL. */
+char *gpucc_exe_dir(void);
+
+/* Where the link finds gpucc's runtime file `name` (libgpucc_rt.a ...) from
+ * bin, gpucc's directory: the installed <prefix>/<libdir> relative to
+ * <prefix>/bin, then the build tree's lib beside bin. Writes that directory,
+ * resolved, into dir (PATH_MAX bytes) and returns 0, or -1 when neither
+ * has it (dir is then ""). */
+int gpucc_runtime_dir(const char *bin, const char *name, char *dir);
+
 #endif
