@@ -17,23 +17,12 @@
 set -eu
 gpucc=$1 objdump=$2 src=$3
 readelf=$(dirname "$objdump")/llvm-readelf
+lib=$(cd "$(dirname "$0")/../lib" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export GPUCC_CACHE_DIR="$work/cache"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 cd "$work"
-
-# Runs gpucc; the exit status must be $1, stderr goes to err.
-expect() {
-  want=$1
-  shift
-  set +e
-  "$gpucc" "$@" >out 2>err
-  rc=$?
-  set -e
-  [ "$rc" -eq "$want" ] || { cat err >&2; fail "gpucc $* exited $rc, not $want"; }
-}
-has() { grep -qF -- "$1" err || { cat err >&2; fail "no '$1' in the messages"; }; }
+. "$lib/hsaco_checks.sh"
 
 # 1.
 expect 0 --emit=hsaco --offload-arch=gfx90a,gfx942 "$src/tc_wave64.mlir"
@@ -52,30 +41,11 @@ has "not 32x8xf16"
 expect 1 --emit=hsaco --offload-arch=gfx90a "$src/mfma_ui8.mlir"
 has "mfma_ui8.mlir:11:13: error: cannot lower 'gpu.subgroup_mma_compute' for target 'gfx90a': MFMA multiplies signed 8-bit integers only (si8), not ui8"
 
-# 4. The assert's message is a constant string, or, when LLVM puts it in
-# place, immediates (4 bytes each, in code order, now and then one out of
-# it: the checks take the message in parts): look in both.
-decode() {
-  for h in $(grep -o '0x[0-9a-f]\{8\}' "$1"); do
-    n=$((h))
-    for s in 0 8 16 24; do
-      b=$(((n >> s) & 255))
-      if [ "$b" -ge 32 ] && [ "$b" -lt 127 ]; then printf "\\$(printf %03o "$b")"; else printf '|'; fi
-    done
-  done
-}
-message() { # hsaco chip want...
-  obj=$1 t=$2
-  shift 2
-  "$objdump" -d --mcpu="$t" "$obj" >m.s
-  grep -q s_trap m.s || fail "$obj: no trap guarding the matrix ops of unknown block size"
-  { strings -n 8 "$obj"; decode m.s; } >m.text
-  for want in "$@"; do
-    grep -qF -- "$want" m.text || fail "$obj: no '$want' in the assert's message"
-  done
-}
+# 4. The program is compiled from a copy under a relative name, as
+# hsaco_checks.sh explains.
+cp "$src/mfma_known_block.mlir" .
 for t in gfx90a gfx942; do
-  expect 0 --emit=hsaco --offload-arch="$t" "$src/mfma_known_block.mlir"
+  expect 0 --emit=hsaco --offload-arch="$t" mfma_known_block.mlir
   message mfma_known_block-k-"$t".hsaco "$t" "mfma_known_block.mlir:14: " \
     "Device-side assertion \`gpu.subgroup_mma_compute on target '$t' needs whole wavefronts of"
   message mfma_known_block-s-"$t".hsaco "$t" "mfma_known_block.mlir:34: " \
