@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 struct environment_variable {
-  const char *name;
-  const char *what; /* one line */
+  const char *name; /* NULL: where the kinds' own variables go (targets.h) */
+  const char *what; /* one line; NULL: GPUCC_BACKEND, whose values are the kinds' backends */
 };
 
 extern const struct environment_variable environment_variables[];

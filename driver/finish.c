@@ -297,6 +297,9 @@ int plan_save_temps(struct plan *p) {
                                                        o->targets[t].info->kind->finished_suffix));
     if (rc == 0)
       rc = save_temp(u->host_obj_path, dir, xasprintf("%s.host.o", base));
+    /* The jobs' input: `gpucc -cc1` reruns one from it (job_normalize.c). */
+    if (rc == 0)
+      rc = save_temp(u->normalized_path, dir, xasprintf("%s.normalized.mlir", base));
     free(base);
   }
   free(dir);

@@ -4,8 +4,10 @@
  * builds the complete job list, then runs it in order; -### prints the list
  * and runs nothing. Jobs talk to each other through files, which each job
  * lists (ins, outs): the order of the jobs follows from them, every job can
- * be shown as a command, and its inputs kept with --save-temps. In-process
- * jobs are printed as shell comments ("# gpucc: what: ins -> outs"). */
+ * be shown as a command, and its inputs kept with --save-temps. A job that
+ * runs inside gpucc prints as the command that runs it alone, from files:
+ * `gpucc -cc1 <kind> ...` (cc1.c), so -### output is a script that makes
+ * the same bytes as the build. */
 #ifndef GPUCC_JOB_H
 #define GPUCC_JOB_H
 
@@ -17,7 +19,10 @@
 #include "symname.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
+
+struct cc1_command; /* cc1.h */
 
 /* One (gpu.module, target) pair: the files made for it and its cache key. */
 struct cell {
@@ -44,6 +49,7 @@ struct unit {
   const char *host_mlir_path; /* --emit=mlir-host: temp file, or NULL */
   const char *device_mlir_path; /* --emit=mlir-device: temp file, or NULL */
   const char *host_ll_path;   /* --emit=llvm / -S: temp file, or NULL */
+  const char *normalized_path; /* the normalized module as the jobs' input file (job_normalize.c) */
   int *cached;               /* [target]: every module's objects came from the cache */
   /* [target]: for a kind whose finishing tool links the device files of all
    * gpu.modules into one object (plan_links_modules: the host target's
@@ -84,15 +90,47 @@ static inline char *unit_module_shown(const struct unit *u, size_t m) {
   return s;
 }
 
-enum job_kind {
-  JOB_DEVICE, /* in-process: all gpu.modules of a unit for one target */
-  JOB_TOOL,   /* spawned: ptxas, cc -shared, cc -c, ld -r */
-  JOB_BUNDLE, /* in-process: one gpu.module's objects into one blob */
-  JOB_HOST,   /* in-process: lower host code, emit its object */
-  JOB_FETCH,  /* in-process: one target's objects, copied from the cache */
-  JOB_PACK,   /* in-process (--device-only): every object into one file */
-  JOB_LINK,   /* spawned, last: cc links the executable or shared library */
+struct plan;
+struct job;
+
+/* What run.c says of a job besides running it (job_kind.about). */
+struct job_about {
+  const char *doing;     /* internal errors: "lowering device code" ... */
+  char subject[1024];    /* ... of "sm_90 of 'prog.mlir'" */
+  const char *row;       /* -ftime-report's stage ("device code"); NULL: none */
+  char row_name[64];     /* where row points when it is made up (a tool's name) */
+  const char *target;    /* its target, for that row and the status line; or NULL */
+  const char *cache_use; /* -v: "miss", "hit (local)", "hit (remote)"; NULL: no cache */
+  char label[512];       /* the status line: "sm_90 kernels" */
 };
+
+/* One kind of job: a row of job_kinds. Everything that differs between
+ * kinds is here, so that plan_run and the printing loop name none. */
+struct job_kind {
+  const char *name;  /* -cc1's name for it, and GPUCC_TEST_CRASH's (crash.h) */
+  int spawned;       /* a tool (j->argv) started with posix_spawn; else code of gpucc's */
+  int in_parent;     /* runs in gpucc itself, not a forked child (short work
+                        that fills the parent's state: bundles, the cache) */
+  int (*run)(struct plan *p, struct job *j);
+  /* In the parent, after the job succeeded in a child; or NULL. */
+  void (*done)(struct plan *p, struct job *j);
+  /* One line of shell: the tool's command, or `gpucc -cc1 NAME ...` that
+   * runs the job alone from its files. */
+  void (*describe)(FILE *out, const struct plan *p, const struct job *j);
+  void (*about)(const struct plan *p, const struct job *j, struct job_about *a);
+  /* -cc1 NAME: fills p (options, one unit) and j from the job's own command
+   * line (cc1.h); NULL for kinds that are no -cc1 job. Returns 0 or -1
+   * (reported; usage errors set p->usage_error). */
+  int (*from_command)(struct plan *p, struct cc1_command *c, struct job *j);
+};
+
+/* The kinds, each in its file: job_normalize.c, job_device.c, job_tool.c
+ * (tools and the link), job_bundle.c (bundles and --device-only's pack),
+ * job_host.c, job_fetch.c. */
+extern const struct job_kind job_normalize, job_device, job_tool, job_bundle, job_pack, job_host,
+    job_fetch, job_link;
+/* Every kind, NULL-terminated (-cc1 looks names up here). */
+extern const struct job_kind *const job_kinds[];
 
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
 
@@ -100,14 +138,19 @@ enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
 int plan_job_limit(const struct options *o);
 
 struct job {
-  enum job_kind kind;
+  const struct job_kind *kind;
+  int in_parent; /* the kind's, or the host job's when its object is cached */
   char *what;   /* "ptxas: @kernels for sm_90" */
-  char **argv;  /* JOB_TOOL, JOB_LINK */
+  char **argv;  /* spawned kinds: the tool's command */
   struct unit *unit;
-  size_t target; /* JOB_DEVICE, JOB_BUNDLE: index into options.targets */
-  const char *target_id; /* JOB_TOOL finishing a target's objects: that target (-ftime-report) */
-  size_t module; /* JOB_BUNDLE */
-  struct module_range range; /* JOB_DEVICE: the gpu.modules it compiles */
+  size_t target; /* device, fetch: index into options.targets */
+  const char *target_id; /* a tool finishing a target's objects: that target (-ftime-report) */
+  size_t module; /* bundle */
+  struct module_range range; /* device: the gpu.modules it compiles */
+  /* device: the targets it compiles for, when more than `target` alone:
+   * one family (lowering_same_family), family[0] == target. */
+  size_t *family;
+  size_t nfamily;
   const char *commit_from, *commit_to; /* renamed into place on success */
   const char *depfile_from, *depfile_to; /* cc -c -MD's depfile, likewise */
   /* The files it reads and writes. Dependencies are derived from them: a
@@ -138,7 +181,7 @@ struct plan {
   size_t njobs;
   struct device_part *parts; /* --bundle: the .gpucc-device inputs, opened */
   size_t nparts;
-  int usage_error; /* plan_build failed on options that do not go together: exit 2 */
+  int usage_error; /* a -cc1 command line that is wrong: exit 2 */
   /* Outputs made, renamed into place by plan_commit: [i] from tmp to dest. */
   const char **commit_tmp, **commit_dest;
   size_t ncommits;
@@ -158,8 +201,9 @@ char *plan_depfile_path(const struct options *o, const char *out);
  * (reported) after removing the ones already renamed. */
 int plan_commit(struct plan *p);
 
-/* gcc's -save-temps: copies the run's intermediate files (device files,
- * finished objects, fat binaries, host objects) that exist into the
+/* gcc's -save-temps: copies the run's intermediate files (the normalized
+ * module, device files, finished objects, fat binaries, host objects) that
+ * exist into the
  * current directory (-save-temps=obj: the output's), with gcc-style names:
  * "<base>-<gpu.module>-<target>.<suffix>", where base is the output's name
  * without suffix when linking one MLIR input, "<output>-<input>" for
@@ -169,6 +213,15 @@ int plan_save_temps(struct plan *p);
 /* After a successful run: copies the stage asked for with --emit=/-S to its
  * output(s), and writes the depfile of -MD. Returns 0 or -1 (reported). */
 int plan_finish(struct plan *p);
+
+/* The toolchain found for the options' targets, each target checked, each
+ * kind in use prepared (with MLIR inputs: prepare_kinds). Returns 0 or -1
+ * (reported). */
+int plan_toolchain(struct plan *p, int prepare_kinds);
+/* --bundle: reads and opens the .gpucc-device inputs. Returns 0 or -1. */
+int plan_open_parts(struct plan *p);
+/* The manifest's code flags (run.c): what the options that change code were. */
+void plan_code_flags(const struct options *o, char *buf, size_t len);
 
 /* Parses the inputs and builds the job list. Returns 0 or -1 (reported). */
 int plan_build(struct plan *p, const struct options *o);

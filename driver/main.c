@@ -6,6 +6,7 @@
  * deeply nested input must not overflow MLIR's recursive parser. */
 #include "cache.h"
 #include "cache_stats.h"
+#include "cc1.h"
 #include "crash.h"
 #include "diag.h"
 #include "interrupt.h"
@@ -45,6 +46,9 @@ static int gpucc_main(void *p) {
   int argc = ((struct args *)p)->argc;
   char **argv = ((struct args *)p)->argv;
   crash_init(argc, argv); /* here: the alternate signal stack is per thread */
+  /* One job of a plan, as -### prints it (not in --help). */
+  if (argc >= 2 && !strcmp(argv[1], "-cc1"))
+    return cc1_main(argc, argv);
   struct options o;
   if (response_files_expand(argc, argv, &argc, &argv) != 0 || options_parse(argc, argv, &o) != 0)
     return 2;
@@ -83,6 +87,8 @@ static int gpucc_main(void *p) {
     diag_error("no input files");
     return 2;
   }
+  if (options_check(&o) != 0)
+    return 2;
   if (o.ntargets == 0) {
     char list[256];
     snprintf(list, sizeof list, "%s", target_default_list);
@@ -139,8 +145,6 @@ static int gpucc_main(void *p) {
     return CRASH_EXIT;
   if (diag_error_count() > 0)
     rc = -1;
-  if (rc != 0 && plan.usage_error)
-    return 2; /* a command line whose options do not go together */
   if (o.save_temps && !o.dry_run)
     fprintf(stderr, "gpucc: intermediate files kept in '%s'\n", tmp_path_dir());
   /* Exit without tearing MLIR down: the process ends anyway, and atexit

@@ -17,8 +17,8 @@
 
 enum opt_id {
   OPT_OUTPUT, OPT_COMPILE, OPT_ASM, OPT_EMIT, OPT_OPT, OPT_DEBUG, OPT_OFFLOAD_ARCH, OPT_VERBOSE,
-  OPT_DRY_RUN, OPT_SAVE_TEMPS, OPT_CUDA_PATH, OPT_ROCM_PATH, OPT_LIB, OPT_LIBDIR, OPT_WL,
-  OPT_XLINKER, OPT_XPTXAS, OPT_SHARED, OPT_FPIC, OPT_LANG, OPT_MD, OPT_MMD, OPT_MF, OPT_MT,
+  OPT_DRY_RUN, OPT_SAVE_TEMPS, OPT_KIND_OPTIONS, OPT_LIB, OPT_LIBDIR, OPT_WL,
+  OPT_XLINKER, OPT_SHARED, OPT_FPIC, OPT_LANG, OPT_MD, OPT_MMD, OPT_MF, OPT_MT,
   OPT_JOBS, OPT_COLOR, OPT_COLOR_FLAG, OPT_NO_COLOR, OPT_NO_CACHE, OPT_WERROR, OPT_HELP,
   OPT_VERSION, OPT_DEVICE_ONLY, OPT_BUNDLE, OPT_COMPRESS, OPT_MAN, OPT_GPUCC_RT, OPT_FP_CONTRACT,
   OPT_FMAD,
@@ -55,7 +55,7 @@ static const struct opt_spec table[] = {
     {OPT_EMIT, "--emit", FORM_EQUALS, "<stage>",
      "write one stage: mlir-host, mlir-device, llvm, ptx, cubin, hsaco, fatbin, obj"},
     {OPT_OPT, "-O", FORM_JOINED, "<0-3>",
-     "optimization level for host and device code (default -O2 for host code, -O3 for device code, as nvcc and hipcc)"},
+     "optimization level for host and device code (default -O2 for host code, -O3 for device code, as the GPU vendors' compilers)"},
     {OPT_DEBUG, "-g", FORM_FLAG, NULL, "line information in host and device code"},
     {OPT_OFFLOAD_ARCH, "--offload-arch", FORM_EQUALS, "<list>",
      "targets, comma separated, repeatable: sm_XX, sm_XXa, gfxXXX, gfxXXX:xnack-, host, native, all"},
@@ -77,13 +77,13 @@ static const struct opt_spec table[] = {
     {OPT_SHARED, "-shared", FORM_FLAG, NULL, "link a shared library (it carries its GPU code)"},
     {OPT_FPIC, "-fPIC", FORM_FLAG, NULL, "accepted for compatibility: gpucc's code is always position-independent"},
     {OPT_LANG, "-x", FORM_SEPARATE, "<lang>", "treat the following inputs as <lang>: mlir, c, or none (by suffix)"},
-    {OPT_CUDA_PATH, "--cuda-path", FORM_EQUALS, "<dir>", "CUDA toolkit for ptxas and libdevice (default $CUDA_PATH, /usr/local/cuda)"},
-    {OPT_ROCM_PATH, "--rocm-path", FORM_EQUALS, "<dir>", "ROCm tree for AMD device libraries (default $ROCM_PATH, Debian's rocm-device-libs)"},
+    /* Here the options of the kinds' tools (struct kind_option), kind
+     * after kind: --cuda-path, -Xptxas, --rocm-path. */
+    {OPT_KIND_OPTIONS, "", FORM_FLAG, NULL, NULL},
     {OPT_LIBDIR, "-L", FORM_SEPARATE, "<dir>", "add <dir> to the linker's search path"},
     {OPT_LIB, "-l", FORM_SEPARATE, "<lib>", "link with library <lib>"},
     {OPT_WL, "-Wl,", FORM_JOINED, "<args>", "pass comma-separated <args> to the linker"},
     {OPT_XLINKER, "-Xlinker", FORM_SEPARATE, "<arg>", "pass <arg> to the linker"},
-    {OPT_XPTXAS, "-Xptxas", FORM_SEPARATE, "<arg>", "pass <arg> to ptxas"},
     {OPT_MD, "-MD", FORM_FLAG, NULL, "write a depfile (Make/Ninja syntax) while compiling"},
     {OPT_MMD, "-MMD", FORM_FLAG, NULL, "same as -MD (MLIR inputs have no system headers)"},
     {OPT_MF, "-MF", FORM_SEPARATE, "<file>", "name of the depfile (default: the output with .d)"},
@@ -138,20 +138,55 @@ static const struct opt_spec table[] = {
     {OPT_MAN, "--print-man-page", FORM_FLAG, NULL, "write this documentation as a man page (roff)"},
 };
 
+/* How a kind's option takes its value, in the table's terms. */
+static enum opt_form kind_form(const struct kind_option *ko) {
+  return ko->separate ? FORM_SEPARATE : FORM_EQUALS;
+}
+
+static void help_line(const char *name, enum opt_form form, const char *meta, const char *help) {
+  char left[64];
+  snprintf(left, sizeof left, "%s%s%s", name,
+           form == FORM_EQUALS ? "=" : form == FORM_SEPARATE ? " " : "", meta ? meta : "");
+  printf("  %-24s %s\n", left, help);
+}
+
+/* The kinds that have GPUs (devices to ask for --offload-arch=native), by
+ * name: "NVIDIA and AMD", for the help's first lines. */
+static void gpu_vendors(char *buf, size_t size) {
+  size_t n = 0, i = 0, len = 0;
+  buf[0] = '\0';
+  for (size_t k = 0; target_kinds[k]; k++)
+    n += target_kinds[k]->native_probe != NULL;
+  for (size_t k = 0; target_kinds[k] && len < size; k++) {
+    if (!target_kinds[k]->native_probe)
+      continue;
+    len += (size_t)snprintf(buf + len, size - len, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+                            target_kinds[k]->name);
+    i++;
+  }
+}
+
 void options_print_help(const char *argv0) {
   printf("usage: %s [options] <inputs...>\n\n", argv0);
+  char vendors[256];
+  gpu_vendors(vendors, sizeof vendors);
   printf("Compiles MLIR GPU-dialect programs (.mlir, .mlirbc) into executables that carry\n"
-         "device code for several NVIDIA and AMD GPUs and pick the right one at run time.\n"
+         "device code for several %s GPUs and pick the right one at run time.\n"
          "C sources (.c) go to the system C compiler; .o, .a and .so files to the linker.\n\n"
-         "options:\n");
+         "options:\n", vendors);
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-    char left[64];
     const struct opt_spec *s = &table[i];
     if (s->id == OPT_COLOR_FLAG)
       continue; /* shown with its =<when> form */
-    snprintf(left, sizeof left, "%s%s%s", s->name,
-             s->form == FORM_EQUALS ? "=" : s->form == FORM_SEPARATE ? " " : "", s->meta ? s->meta : "");
-    printf("  %-24s %s\n", left, s->help);
+    if (s->id != OPT_KIND_OPTIONS) {
+      help_line(s->name, s->form, s->meta, s->help);
+      continue;
+    }
+    for (size_t k = 0; target_kinds[k]; k++)
+      for (size_t j = 0; j < target_kinds[k]->noptions; j++) {
+        const struct kind_option *ko = &target_kinds[k]->options[j];
+        help_line(ko->name, kind_form(ko), ko->meta, ko->help);
+      }
   }
   printf("\ndefault targets: %s\nknown targets: ", target_default_list);
   target_print_known(stdout);
@@ -170,10 +205,52 @@ static void man_text(const char *s) {
   }
 }
 
+static void man_option(const char *name, enum opt_form form, const char *meta, const char *help) {
+  printf(".TP\n.B ");
+  man_text(name);
+  if (meta) {
+    printf("%s\\fI", form == FORM_EQUALS ? "=" : form == FORM_SEPARATE ? " " : "");
+    man_text(meta);
+    printf("\\fR");
+  }
+  printf("\n");
+  man_text(help);
+  printf("\n");
+}
+
+static void man_variable(const char *name, const char *what) {
+  printf(".TP\n.B ");
+  man_text(name);
+  printf("\n");
+  man_text(what);
+  printf("\n");
+}
+
+/* GPUCC_BACKEND: its values are the kinds' runtime backends. */
+static void man_backend_variable(const char *name) {
+  printf(".TP\n.B ");
+  man_text(name);
+  printf("\nrun on this backend only: ");
+  size_t n = 0, i = 0;
+  for (size_t k = 0; target_kinds[k]; k++)
+    n += target_kinds[k]->backend != NULL;
+  for (size_t k = 0; target_kinds[k]; k++) {
+    if (!target_kinds[k]->backend)
+      continue;
+    printf("%s", i == 0 ? "" : i + 1 == n ? " or " : ", ");
+    man_text(target_kinds[k]->backend);
+    i++;
+  }
+  printf(" (default: the first of them that finds a device)\n");
+}
+
 void options_print_man(void) {
   printf(".TH GPUCC 1 \"\" \"gpucc %s\" \"User Commands\"\n", GPUCC_VERSION);
-  printf(".SH NAME\ngpucc \\- compile MLIR GPU\\-dialect programs into executables for NVIDIA and "
-         "AMD GPUs and the CPU\n");
+  char vendors[256];
+  gpu_vendors(vendors, sizeof vendors);
+  printf(".SH NAME\ngpucc \\- compile MLIR GPU\\-dialect programs into executables for ");
+  man_text(vendors);
+  printf(" GPUs and the CPU\n");
   printf(".SH SYNOPSIS\n.B gpucc\n[\\fIoptions\\fR] \\fIinputs\\fR...\n");
   printf(".SH DESCRIPTION\n");
   printf("gpucc compiles .mlir and .mlirbc inputs that use the GPU dialect. Every gpu.module is "
@@ -186,16 +263,15 @@ void options_print_man(void) {
     const struct opt_spec *s = &table[i];
     if (s->id == OPT_COLOR_FLAG)
       continue;
-    printf(".TP\n.B ");
-    man_text(s->name);
-    if (s->meta) {
-      printf("%s\\fI", s->form == FORM_EQUALS ? "=" : s->form == FORM_SEPARATE ? " " : "");
-      man_text(s->meta);
-      printf("\\fR");
+    if (s->id != OPT_KIND_OPTIONS) {
+      man_option(s->name, s->form, s->meta, s->help);
+      continue;
     }
-    printf("\n");
-    man_text(s->help);
-    printf("\n");
+    for (size_t k = 0; target_kinds[k]; k++)
+      for (size_t j = 0; j < target_kinds[k]->noptions; j++) {
+        const struct kind_option *ko = &target_kinds[k]->options[j];
+        man_option(ko->name, kind_form(ko), ko->meta, ko->help);
+      }
   }
   printf(".TP\n.BI @ file\n.TQ\n.BI \\-\\-options\\-file \" \" file\n");
   printf("read more arguments from the file: separated by white space, with quotes and "
@@ -205,11 +281,15 @@ void options_print_man(void) {
   printf(".\n");
   printf(".SH ENVIRONMENT\n");
   for (size_t i = 0; i < environment_variable_count; i++) {
-    printf(".TP\n.B ");
-    man_text(environment_variables[i].name);
-    printf("\n");
-    man_text(environment_variables[i].what);
-    printf("\n");
+    const struct environment_variable *v = &environment_variables[i];
+    if (!v->name) /* the kinds' own go here */
+      for (size_t k = 0; target_kinds[k]; k++)
+        for (size_t j = 0; j < target_kinds[k]->nenvironment; j++)
+          man_variable(target_kinds[k]->environment[j].name, target_kinds[k]->environment[j].what);
+    else if (v->what)
+      man_variable(v->name, v->what);
+    else
+      man_backend_variable(v->name);
   }
   printf(".SH EXIT STATUS\n0 success, 1 compile or tool failure, 2 usage error, 130 interrupted.\n");
   printf(".SH SEE ALSO\n.BR gpucc\\-fatbin (1)\n");
@@ -303,8 +383,7 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
     o->opt_given = 1;
     return 0;
   case OPT_OFFLOAD_ARCH: return add_targets(o, val);
-  case OPT_CUDA_PATH: o->cuda_path = val; return 0;
-  case OPT_ROCM_PATH: o->rocm_path = val; return 0;
+  case OPT_KIND_OPTIONS: return 0; /* matched as the kinds' own (match_kind_option) */
   case OPT_LIB:
   case OPT_LIBDIR: {
     size_t n = strlen(val) + 3;
@@ -385,14 +464,6 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
   case OPT_XLINKER:
     add_input(o, INPUT_LINKER, "-Xlinker");
     return add_input(o, INPUT_LINKER, val);
-  case OPT_XPTXAS: {
-    const char **n = realloc(o->ptxas_args, (o->nptxas_args + 1) * sizeof *n);
-    if (!n)
-      BUG("out of memory");
-    o->ptxas_args = n;
-    o->ptxas_args[o->nptxas_args++] = val;
-    return 0;
-  }
   case OPT_MD:
   case OPT_MMD: o->depfile = 1; return 0;
   case OPT_MF: o->dep_output = val; return 0;
@@ -504,10 +575,76 @@ static const char *closest_option(const char *arg) {
   size_t best_d = (size_t)-1;
   for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
     size_t d = edit_distance(arg, n, table[k].name, strlen(table[k].name));
-    if (d < best_d)
+    if (d < best_d && table[k].id != OPT_KIND_OPTIONS)
       best_d = d, best = table[k].name;
   }
+  for (size_t k = 0; target_kinds[k]; k++)
+    for (size_t j = 0; j < target_kinds[k]->noptions; j++) {
+      const char *name = target_kinds[k]->options[j].name;
+      size_t d = edit_distance(arg, n, name, strlen(name));
+      if (d < best_d)
+        best_d = d, best = name;
+    }
   return best && best_d > 0 && best_d <= 3 && best_d * 3 <= n ? best : NULL;
+}
+
+/* Whether argv[*i] is option `name` taking its value as `form` says: 1
+ * (*val set, *i past a separate value), 0, or -1 reported (no value). */
+static int match_option(const char *name, enum opt_form form, int argc, char **argv, int *i,
+                        const char **val) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  switch (form) {
+  case FORM_FLAG:
+    return !strcmp(a, name);
+  case FORM_JOINED:
+    if (strncmp(a, name, n))
+      return 0;
+    *val = a + n;
+    return 1;
+  case FORM_EQUALS:
+    if (!strncmp(a, name, n) && a[n] == '=') {
+      *val = a + n + 1;
+      return 1;
+    }
+    if (strcmp(a, name) || name[1] != '-') /* "--opt value" */
+      return 0;
+    break;
+  case FORM_SEPARATE:
+    if (!strncmp(a, name, n) && n == 2 && a[n]) {
+      *val = a + n;
+      return 1;
+    }
+    if (strcmp(a, name))
+      return 0;
+    break;
+  }
+  if (*i + 1 >= argc)
+    return diag_error("missing argument to '%s'", a);
+  *val = argv[++*i];
+  return 1;
+}
+
+/* Whether argv[*i] is one of the kinds' options; its value is kept for
+ * the kind (o->kind_args). 1, 0 or -1 as match_option. */
+static int match_kind_option(struct options *o, int argc, char **argv, int *i) {
+  for (size_t k = 0; target_kinds[k]; k++)
+    for (size_t j = 0; j < target_kinds[k]->noptions; j++) {
+      const struct kind_option *ko = &target_kinds[k]->options[j];
+      const char *val = NULL;
+      int m = match_option(ko->name, kind_form(ko), argc, argv, i, &val);
+      if (m < 0)
+        return -1;
+      if (m == 0)
+        continue;
+      struct kind_arg *n = realloc(o->kind_args, (o->nkind_args + 1) * sizeof *n);
+      if (!n)
+        BUG("out of memory");
+      o->kind_args = n;
+      o->kind_args[o->nkind_args++] = (struct kind_arg){ko, val};
+      return 1;
+    }
+  return 0;
 }
 
 int options_parse(int argc, char **argv, struct options *o) {
@@ -531,35 +668,12 @@ int options_parse(int argc, char **argv, struct options *o) {
     const char *val = NULL;
     for (size_t k = 0; k < sizeof table / sizeof table[0] && !match; k++) {
       const struct opt_spec *s = &table[k];
-      size_t n = strlen(s->name);
-      switch (s->form) {
-      case FORM_FLAG:
-        if (!strcmp(a, s->name))
-          match = s;
-        break;
-      case FORM_JOINED:
-        if (!strncmp(a, s->name, n))
-          match = s, val = a + n;
-        break;
-      case FORM_EQUALS:
-        if (!strncmp(a, s->name, n) && a[n] == '=')
-          match = s, val = a + n + 1;
-        else if (!strcmp(a, s->name) && s->name[1] == '-') { /* "--opt value" */
-          if (i + 1 >= argc)
-            return diag_error("missing argument to '%s'", a);
-          match = s, val = argv[++i];
-        }
-        break;
-      case FORM_SEPARATE:
-        if (!strcmp(a, s->name)) {
-          if (i + 1 >= argc)
-            return diag_error("missing argument to '%s'", a);
-          match = s, val = argv[++i];
-        } else if (!strncmp(a, s->name, n) && n == 2) {
-          match = s, val = a + n;
-        }
-        break;
-      }
+      int m = s->id == OPT_KIND_OPTIONS ? match_kind_option(o, argc, argv, &i)
+                                        : match_option(s->name, s->form, argc, argv, &i, &val);
+      if (m < 0)
+        return -1;
+      if (m > 0)
+        match = s;
     }
     if (!match) {
       const char *near = closest_option(a);
@@ -573,10 +687,38 @@ int options_parse(int argc, char **argv, struct options *o) {
   return 0;
 }
 
+int options_check(const struct options *o) {
+  size_t nmlir = 0, ncompiled = 0, ndevice = 0;
+  for (size_t i = 0; i < o->ninputs; i++) {
+    nmlir += o->inputs[i].kind == INPUT_MLIR;
+    ncompiled += o->inputs[i].kind == INPUT_MLIR || o->inputs[i].kind == INPUT_C;
+    ndevice += o->inputs[i].kind == INPUT_DEVICE;
+  }
+  if (o->mode == MODE_COMPILE && o->output && ncompiled > 1)
+    return diag_error("cannot specify -o with -c and several inputs");
+  /* -c of several inputs writes one depfile per object, as gcc does: one
+   * name or target for all of them would describe one object only. */
+  if (o->mode == MODE_COMPILE && o->depfile && ncompiled > 1 && (o->dep_output || o->ndep_targets))
+    return diag_error("cannot specify %s with -c and several inputs (each object gets its own "
+                      "depfile)", o->dep_output ? "-MF" : "-MT");
+  if ((o->device_only || o->bundle) && o->mode != MODE_COMPILE)
+    return diag_error("%s needs -c", o->device_only ? "--device-only" : "--bundle");
+  if (o->device_only && o->bundle)
+    return diag_error("--device-only and --bundle cannot be combined");
+  if (ndevice && !o->bundle)
+    return diag_error(".gpucc-device inputs need --bundle");
+  if (o->bundle && !ndevice)
+    return diag_error("--bundle needs .gpucc-device inputs (from --device-only)");
+  /* -c of C sources alone is cc's work, as gcc would do it. */
+  if (o->mode != MODE_LINK && nmlir == 0 && !(o->mode == MODE_COMPILE && ncompiled))
+    return diag_error("-S and --emit= need an MLIR input");
+  return 0;
+}
+
 void options_free(struct options *o) {
   free(o->targets);
   free(o->inputs);
-  free(o->ptxas_args);
+  free(o->kind_args);
   free(o->dep_targets);
 }
 

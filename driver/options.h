@@ -80,10 +80,10 @@ struct options {
   const char *dep_output; /* -MF */
   const char **dep_targets; /* -MT, in order: the depfile's targets (gcc joins them) */
   size_t ndep_targets;
-  const char **ptxas_args; /* -Xptxas, in order */
-  size_t nptxas_args;
-  const char *cuda_path;
-  const char *rocm_path;
+  /* The kinds' own options (--cuda-path, -Xptxas ...: struct kind_option),
+   * in order, for toolchain_find and the manifest. */
+  struct kind_arg *kind_args;
+  size_t nkind_args;
   struct target *targets;
   size_t ntargets;
   struct input *inputs;
@@ -98,6 +98,10 @@ struct options {
 
 /* Parses argv. Returns 0, or -1 after reporting a usage error (exit 2). */
 int options_parse(int argc, char **argv, struct options *o);
+/* Options that do not go together, for a compilation (inputs given, no
+ * query): -o with -c of several inputs, --device-only without -c ...
+ * Returns 0, or -1 after reporting (a usage error: exit 2). */
+int options_check(const struct options *o);
 void options_print_help(const char *argv0);
 /* The same table as a man page (gpucc.1), in roff. */
 void options_print_man(void);

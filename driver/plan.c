@@ -19,7 +19,6 @@
 #include <libgen.h>
 #include <limits.h>
 #include <sys/stat.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +66,7 @@ static void derive_deps(struct plan *p) {
   }
 }
 
-static struct job *add_job(struct plan *p, enum job_kind kind, struct unit *u, char *what) {
+static struct job *add_job(struct plan *p, const struct job_kind *kind, struct unit *u, char *what) {
   struct job *n = realloc(p->jobs, (p->njobs + 1) * sizeof *n);
   if (!n)
     BUG("out of memory");
@@ -75,6 +74,7 @@ static struct job *add_job(struct plan *p, enum job_kind kind, struct unit *u, c
   struct job *j = &p->jobs[p->njobs++];
   memset(j, 0, sizeof *j);
   j->kind = kind;
+  j->in_parent = kind->in_parent;
   j->unit = u;
   j->what = what;
   return j;
@@ -112,18 +112,20 @@ static void compute_host_key(struct plan *p, struct unit *u) {
   u->host_cached = cache_has(u->host_key, "host");
 }
 
-/* The host job and, per gpu.module, where its blob object goes; with -c, the
- * job that combines them into the output object. Bundles are the jobs
- * [first_bundle, end_bundles). */
-static int plan_host(struct plan *p, struct unit *u, const char *stem) {
-  const struct options *o = p->opts;
-  /* --emit= of a device stage (the device MLIR, PTX, cubins, hsacos, the
-   * blobs) uses no host code: lowering it would only cost time (seconds,
-   * for host code with large vector ops). */
-  int host = o->mode != MODE_EMIT || o->emit == EMIT_MLIR_HOST || o->emit == EMIT_LLVM ||
-             o->emit == EMIT_OBJ;
+/* Whether the run needs host code: --emit= of a device stage (the device
+ * MLIR, PTX, cubins, hsacos, the blobs) does not, and lowering it would
+ * only cost time (seconds, for host code with large vector ops). */
+static int wants_host(const struct options *o) {
+  return o->mode != MODE_EMIT || o->emit == EMIT_MLIR_HOST || o->emit == EMIT_LLVM ||
+         o->emit == EMIT_OBJ;
+}
+
+/* Where the host object goes and, per gpu.module, the object defining its
+ * fat binary (the bundle jobs write those); the TU's tag and the host
+ * object's cache key. */
+static void plan_host_paths(struct plan *p, struct unit *u, const char *stem) {
   compute_tag(u);
-  if (host)
+  if (wants_host(p->opts))
     compute_host_key(p, u);
   u->host_obj_path = tmp_path(stem, ".host.o");
   u->blob_obj_paths = calloc(u->nmodules + 1, sizeof *u->blob_obj_paths);
@@ -136,15 +138,47 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem) {
     u->blob_obj_paths[m] = tmp_path(name, ".fatbin.o");
     free(name);
   }
-  /* The bundle jobs write these too. */
-  for (size_t k = 0; k < p->njobs; k++)
-    if (p->jobs[k].kind == JOB_BUNDLE && p->jobs[k].unit == u)
-      job_out(&p->jobs[k], u->blob_obj_paths[p->jobs[k].module]);
-  if (!host)
+}
+
+/* One bundle job per gpu.module: what ships of each target (or, with
+ * --bundle, the .gpucc-device inputs' objects) into one fat binary and the
+ * object that defines it; the program for its kernels. */
+static void plan_bundles(struct plan *p, struct unit *u, const char *stem) {
+  const struct options *o = p->opts;
+  for (size_t m = 0; m < u->nmodules; m++) {
+    char *part = xfile_part(unit_module(u, m));
+    char *name = xasprintf("%s-%s", stem, part);
+    free(part);
+    u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
+    free(name);
+    char *shown = unit_module_shown(u, m);
+    struct job *j = add_job(p, &job_bundle, u, xasprintf("fat binary for @%s", shown));
+    free(shown);
+    j->module = m;
+    job_in(j, u->normalized_path);
+    for (size_t k = 0; k < p->nparts && o->bundle; k++)
+      job_in(j, p->parts[k].path);
+    for (size_t t = 0; t < o->ntargets && !o->bundle; t++) {
+      if (o->targets[t].info->kind->device_format >= 0)
+        job_in(j, unit_cell(u, o->ntargets, m, t)->device_path);
+      job_in(j, unit_cell(u, o->ntargets, m, t)->finished_path);
+      job_in(j, u->lib_paths[t]); /* module 0 carries it, every module names it */
+    }
+    job_out(j, u->blob_paths[m]);
+    job_out(j, u->blob_obj_paths[m]);
+  }
+}
+
+/* The host job; with -c, the job that combines its object and the blob
+ * objects into the output object. */
+static int plan_host(struct plan *p, struct unit *u, const char *stem) {
+  const struct options *o = p->opts;
+  if (!wants_host(o))
     return 0;
   /* Host code needs no device result: it runs alongside the device jobs. */
-  struct job *h = add_job(p, JOB_HOST, u, xasprintf("%shost code: %s", u->host_cached ? "cached " : "", u->input));
-  job_in(h, u->input);
+  struct job *h = add_job(p, &job_host, u, xasprintf("%shost code: %s", u->host_cached ? "cached " : "", u->input));
+  h->in_parent = u->host_cached; /* a copy out of the cache */
+  job_in(h, u->normalized_path);
   job_out(h, u->host_obj_path);
   job_out(h, u->host_mlir_path);
   job_out(h, u->host_ll_path);
@@ -165,7 +199,7 @@ static int plan_host(struct plan *p, struct unit *u, const char *stem) {
   argv[k++] = (char *)u->host_obj_path;
   for (size_t m = 0; m < u->nmodules; m++)
     argv[k++] = (char *)u->blob_obj_paths[m];
-  struct job *j = add_job(p, JOB_TOOL, u, xasprintf("ld -r: %s", u->obj_final));
+  struct job *j = add_job(p, &job_tool, u, xasprintf("ld -r: %s", u->obj_final));
   j->argv = argv;
   j->commit_from = u->obj_path;
   j->commit_to = u->obj_final;
@@ -194,8 +228,7 @@ static void compute_keys(struct plan *p, struct unit *u) {
   for (size_t ti = 0; ti < o->ntargets; ti++) {
     const struct target *tg = &o->targets[ti];
     const struct target_kind *k = tg->info->kind;
-    struct finish_request req = {options_device_opt(o), o->debug_info,
-                                 (const char *const *)o->ptxas_args, o->nptxas_args};
+    struct finish_request req = {options_device_opt(o), o->debug_info};
     char *inputs = k->cache_inputs ? k->cache_inputs(&p->tc, tg, &req) : xasprintf("-");
     params[ti] = xasprintf("gpucc-cache-2 gpucc=%s build=%s llvm=%s target=%s features=%s O=%d "
                            "g=%d contract=%d kind=%s %s",
@@ -230,8 +263,7 @@ static void compute_keys(struct plan *p, struct unit *u) {
 static void plan_link_modules(struct plan *p, struct unit *u, size_t t) {
   const struct options *o = p->opts;
   const struct target *tg = &o->targets[t];
-  struct finish_request req = {options_device_opt(o), o->debug_info, (const char *const *)o->ptxas_args,
-                               o->nptxas_args};
+  struct finish_request req = {options_device_opt(o), o->debug_info};
   const char *first = unit_cell(u, o->ntargets, 0, t)->device_path;
   char **one = tg->info->kind->finish_argv(&p->tc, tg, &req, first, u->lib_paths[t]);
   size_t n = 0, at = 0;
@@ -252,7 +284,7 @@ static void plan_link_modules(struct plan *p, struct unit *u, size_t t) {
   for (size_t i = at + 1; i < n; i++)
     argv[k++] = one[i];
   free(one);
-  struct job *j = add_job(p, JOB_TOOL, u, xasprintf("%s: %zu gpu.module%s for %s", tg->info->kind->finish_tool,
+  struct job *j = add_job(p, &job_tool, u, xasprintf("%s: %zu gpu.module%s for %s", tg->info->kind->finish_tool,
                                                     u->nmodules, u->nmodules == 1 ? "" : "s", tg->id));
   j->argv = argv;
   j->target_id = tg->id;
@@ -299,6 +331,25 @@ static size_t device_parts(const struct options *o, const struct unit *u) {
   return parts ? parts : 1;
 }
 
+/* The uncached targets that t's device jobs compile for: t and the later
+ * ones of its family (lowering_same_family: lowered and optimized once,
+ * code per chip), in *members (malloc'ed) with their count; 0 when an
+ * earlier target's jobs compile t. */
+static size_t device_family(const struct options *o, const struct unit *u, size_t t,
+                            size_t **members) {
+  for (size_t e = 0; e < t; e++)
+    if (!u->cached[e] && lowering_same_family(u->prog, &o->targets[e], &o->targets[t]))
+      return 0;
+  size_t n = 0;
+  *members = calloc(o->ntargets, sizeof **members);
+  if (!*members)
+    BUG("out of memory");
+  for (size_t f = t; f < o->ntargets; f++)
+    if (f == t || (!u->cached[f] && lowering_same_family(u->prog, &o->targets[t], &o->targets[f])))
+      (*members)[n++] = f;
+  return n;
+}
+
 static int plan_unit(struct plan *p, struct unit *u) {
   const struct options *o = p->opts;
   if (program_load(u->input, &u->prog) != 0)
@@ -325,6 +376,11 @@ static int plan_unit(struct plan *p, struct unit *u) {
     u->host_ll_path = tmp_path("host", ".ll");
 
   char *stem = xstem(u->input);
+  /* The jobs' input: the module normalized above. */
+  u->normalized_path = tmp_path(stem, ".normalized.mlir");
+  struct job *n = add_job(p, &job_normalize, u, xasprintf("normalize: %s", u->input));
+  job_in(n, u->input);
+  job_out(n, u->normalized_path);
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
@@ -355,20 +411,8 @@ static int plan_unit(struct plan *p, struct unit *u) {
   if (o->bundle) {
     /* Device objects come from the .gpucc-device inputs. */
     u->cached = calloc(o->ntargets + 1, sizeof *u->cached);
-    for (size_t m = 0; m < u->nmodules; m++) {
-      char *part = xfile_part(unit_module(u, m));
-    char *name = xasprintf("%s-%s", stem, part);
-    free(part);
-      u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
-      free(name);
-      char *shown = unit_module_shown(u, m);
-      struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", shown));
-      free(shown);
-      j->module = m;
-      for (size_t k = 0; k < p->nparts; k++)
-        job_in(j, p->parts[k].path);
-      job_out(j, u->blob_paths[m]);
-    }
+    plan_host_paths(p, u, stem);
+    plan_bundles(p, u, stem);
     int rc = plan_host(p, u, stem);
     free(stem);
     return rc;
@@ -377,7 +421,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
   size_t parts = device_parts(o, u);
   for (size_t t = 0; t < o->ntargets; t++) {
     if (u->cached[t]) {
-      struct job *j = add_job(p, JOB_FETCH, u, xasprintf("cached device code for %s: %s", o->targets[t].id, u->input));
+      struct job *j = add_job(p, &job_fetch, u, xasprintf("cached device code for %s: %s", o->targets[t].id, u->input));
       j->target = t;
       for (size_t m = 0; m < u->nmodules; m++) {
         job_out(j, unit_cell(u, o->ntargets, m, t)->device_path);
@@ -386,19 +430,26 @@ static int plan_unit(struct plan *p, struct unit *u) {
       }
       continue;
     }
-    for (size_t k = 0; k < parts; k++) {
+    size_t *family;
+    size_t nfamily = device_family(o, u, t, &family);
+    for (size_t k = 0; k < parts && nfamily; k++) {
       struct module_range r = {u->nmodules * k / parts, 0, u->nmodules};
       r.count = u->nmodules * (k + 1) / parts - r.first;
-      struct job *j = add_job(p, JOB_DEVICE, u, parts == 1
+      struct job *j = add_job(p, &job_device, u, parts == 1
           ? xasprintf("device code for %s: %s", o->targets[t].id, u->input)
           : xasprintf("device code for %s: %s, gpu.modules %zu to %zu of %zu", o->targets[t].id,
                       u->input, r.first + 1, r.first + r.count, r.total));
       j->target = t;
       j->range = r;
-      job_in(j, u->input);
-      for (size_t m = r.first; m < r.first + r.count; m++)
-        job_out(j, unit_cell(u, o->ntargets, m, t)->device_path);
+      if (nfamily > 1)
+        j->family = family, j->nfamily = nfamily;
+      job_in(j, u->normalized_path);
+      for (size_t f = 0; f < nfamily; f++)
+        for (size_t m = r.first; m < r.first + r.count; m++)
+          job_out(j, unit_cell(u, o->ntargets, m, family[f])->device_path);
     }
+    if (nfamily == 1)
+      free(family);
   }
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
@@ -406,10 +457,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
       if (!c->finished_path || u->cached[t] || device_files_only(o))
         continue; /* nothing finishes it, it comes from the cache, or it is not needed */
       const struct target *tg = &o->targets[t];
-      struct finish_request req = {options_device_opt(o), o->debug_info, (const char *const *)o->ptxas_args,
-                                   o->nptxas_args};
+      struct finish_request req = {options_device_opt(o), o->debug_info};
       char *shown = unit_module_shown(u, m);
-      struct job *j = add_job(p, JOB_TOOL, u, xasprintf("%s: @%s for %s", tg->info->kind->finish_tool,
+      struct job *j = add_job(p, &job_tool, u, xasprintf("%s: @%s for %s", tg->info->kind->finish_tool,
                                                         shown, tg->id));
       free(shown);
       j->argv = tg->info->kind->finish_argv(&p->tc, tg, &req, c->device_path, c->finished_path);
@@ -427,7 +477,8 @@ static int plan_unit(struct plan *p, struct unit *u) {
     free(stem);
     if (!u->obj_path)
       return -1;
-    struct job *pack = add_job(p, JOB_PACK, u, xasprintf("device objects: %s", u->input));
+    struct job *pack = add_job(p, &job_pack, u, xasprintf("device objects: %s", u->input));
+    job_in(pack, u->normalized_path); /* its kernels */
     for (size_t m = 0; m < u->nmodules; m++)
       for (size_t t = 0; t < o->ntargets; t++) {
         job_in(pack, unit_cell(u, o->ntargets, m, t)->device_path);
@@ -438,24 +489,9 @@ static int plan_unit(struct plan *p, struct unit *u) {
     job_out(pack, u->obj_path);
     return 0;
   }
-  for (size_t m = 0; m < u->nmodules && !device_files_only(o); m++) {
-    char *part = xfile_part(unit_module(u, m));
-    char *name = xasprintf("%s-%s", stem, part);
-    free(part);
-    u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
-    free(name);
-    char *shown = unit_module_shown(u, m);
-    struct job *j = add_job(p, JOB_BUNDLE, u, xasprintf("fat binary for @%s", shown));
-    free(shown);
-    j->module = m;
-    for (size_t t = 0; t < o->ntargets; t++) { /* what ships of each target */
-      if (o->targets[t].info->kind->device_format >= 0)
-        job_in(j, unit_cell(u, o->ntargets, m, t)->device_path);
-      job_in(j, unit_cell(u, o->ntargets, m, t)->finished_path);
-      job_in(j, u->lib_paths[t]); /* module 0 carries it, every module names it */
-    }
-    job_out(j, u->blob_paths[m]);
-  }
+  plan_host_paths(p, u, stem);
+  if (!device_files_only(o))
+    plan_bundles(p, u, stem);
   int rc = plan_host(p, u, stem);
   free(stem);
   return rc;
@@ -560,7 +596,7 @@ static int plan_link(struct plan *p) {
   argv[k] = NULL;
   /* A job like the others; it reads the objects of host and bundle jobs,
    * so it runs after them. */
-  struct job *j = add_job(p, JOB_LINK, NULL, xasprintf("link"));
+  struct job *j = add_job(p, &job_link, NULL, xasprintf("link"));
   j->argv = argv;
   j->commit_from = link_tmp;
   j->commit_to = out;
@@ -571,7 +607,7 @@ static int plan_link(struct plan *p) {
   return 0;
 }
 
-static int open_parts(struct plan *p) {
+int plan_open_parts(struct plan *p) {
   const struct options *o = p->opts;
   p->parts = calloc(o->ninputs + 1, sizeof *p->parts);
   if (!p->parts)
@@ -613,16 +649,24 @@ static int output_is_input(const struct options *o, const char *out) {
   return 0;
 }
 
-/* Options that do not go together: an error of the command line, exit
- * status 2 as for an unknown option (gcc's and clang's usage errors). */
-static int usage_error(struct plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int usage_error(struct plan *p, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  diag_vat(DIAG_ERROR, NULL, 0, 0, fmt, ap);
-  va_end(ap);
-  p->usage_error = 1;
-  return -1;
+int plan_toolchain(struct plan *p, int prepare_kinds) {
+  const struct options *o = p->opts;
+  if (toolchain_find(&p->tc, o->kind_args, o->nkind_args, o->targets, o->ntargets) != 0)
+    return -1;
+  for (size_t t = 0; t < o->ntargets; t++) {
+    const struct target *tg = &o->targets[t];
+    if (tg->info->kind->check && tg->info->kind->check(tg, &p->tc) != 0)
+      return -1;
+  }
+  /* Each kind in use gets ready once (and says what it lacks). */
+  for (size_t k = 0; target_kinds[k] && prepare_kinds; k++) {
+    int used = 0;
+    for (size_t t = 0; t < o->ntargets; t++)
+      used |= o->targets[t].info->kind == target_kinds[k];
+    if (used && target_kinds[k]->prepare && target_kinds[k]->prepare(&p->tc) != 0)
+      return -1;
+  }
+  return 0;
 }
 
 int plan_build(struct plan *p, const struct options *o) {
@@ -644,53 +688,14 @@ int plan_build(struct plan *p, const struct options *o) {
     if (!ok)
       return -1;
   }
-  int cuda = 0;
-  for (size_t t = 0; t < o->ntargets; t++)
-    cuda |= o->targets[t].info->kind->uses_cuda;
-  if (toolchain_find(&p->tc, o->cuda_path, o->rocm_path, cuda) != 0)
-    return -1;
   cache_open(o->use_cache && !o->dry_run && !o->syntax_only); /* keys would never be read */
-  for (size_t t = 0; t < o->ntargets; t++) {
-    const struct target *tg = &o->targets[t];
-    if (tg->info->kind->check && tg->info->kind->check(tg, &p->tc) != 0)
-      return -1;
-  }
   size_t nmlir = 0;
   for (size_t i = 0; i < o->ninputs; i++)
     nmlir += o->inputs[i].kind == INPUT_MLIR;
-  /* Each kind in use gets ready once (and says what it lacks). */
-  for (size_t k = 0; target_kinds[k] && nmlir; k++) {
-    int used = 0;
-    for (size_t t = 0; t < o->ntargets; t++)
-      used |= o->targets[t].info->kind == target_kinds[k];
-    if (used && target_kinds[k]->prepare && target_kinds[k]->prepare(&p->tc) != 0)
-      return -1;
-  }
-  size_t ncompiled = 0, ndevice = 0;
-  for (size_t i = 0; i < o->ninputs; i++) {
-    ncompiled += o->inputs[i].kind == INPUT_MLIR || o->inputs[i].kind == INPUT_C;
-    ndevice += o->inputs[i].kind == INPUT_DEVICE;
-  }
-  if (o->mode == MODE_COMPILE && o->output && ncompiled > 1)
-    return usage_error(p, "cannot specify -o with -c and several inputs");
-  /* -c of several inputs writes one depfile per object, as gcc does: one
-   * name or target for all of them would describe one object only. */
-  if (o->mode == MODE_COMPILE && o->depfile && ncompiled > 1 && (o->dep_output || o->ndep_targets))
-    return usage_error(p, "cannot specify %s with -c and several inputs (each object gets its own "
-                      "depfile)", o->dep_output ? "-MF" : "-MT");
-  if ((o->device_only || o->bundle) && o->mode != MODE_COMPILE)
-    return usage_error(p, "%s needs -c", o->device_only ? "--device-only" : "--bundle");
-  if (o->device_only && o->bundle)
-    return usage_error(p, "--device-only and --bundle cannot be combined");
-  if (ndevice && !o->bundle)
-    return usage_error(p, ".gpucc-device inputs need --bundle");
-  if (o->bundle && !ndevice)
-    return usage_error(p, "--bundle needs .gpucc-device inputs (from --device-only)");
-  if (o->bundle && open_parts(p) != 0)
+  if (plan_toolchain(p, nmlir > 0) != 0)
     return -1;
-  /* -c of C sources alone is cc's work, as gcc would do it. */
-  if (o->mode != MODE_LINK && nmlir == 0 && !(o->mode == MODE_COMPILE && ncompiled))
-    return usage_error(p, "-S and --emit= need an MLIR input");
+  if (o->bundle && plan_open_parts(p) != 0)
+    return -1;
 
   p->units = calloc(nmlir + 1, sizeof *p->units);
   if (!p->units)
@@ -739,7 +744,7 @@ int plan_build(struct plan *p, const struct options *o) {
           argv[k++] = (char *)(o->ndep_targets ? o->dep_targets[t] : obj);
         }
       }
-      struct job *j = add_job(p, JOB_TOOL, NULL, xasprintf("cc: %s", o->inputs[i].arg));
+      struct job *j = add_job(p, &job_tool, NULL, xasprintf("cc: %s", o->inputs[i].arg));
       j->argv = argv;
       if (!o->dry_run) {
         j->commit_from = obj_tmp;

@@ -11,9 +11,6 @@
 #include "diag.h"
 #include "tmp.h"
 
-#include <mlir-c/BuiltinAttributes.h>
-#include <mlir-c/Pass.h>
-
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -166,77 +163,4 @@ int frontend_parse(const char *path, MlirModule *out) {
   crash_set_stage("normalizing", quoted);
   *out = m;
   return 0;
-}
-
-/* Collects the pipeline parser's message; MLIR requires a callback. */
-static void append_message(MlirStringRef s, void *ud) {
-  char *buf = ud;
-  size_t len = strlen(buf);
-  snprintf(buf + len, 1024 - len, "%.*s", (int)s.length, s.data);
-}
-
-int frontend_run_pipeline(MlirModule module, const char *pipeline) {
-  char message[1024] = "";
-  MlirContext ctx = mlirModuleGetContext(module);
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  MlirLogicalResult r = mlirParsePassPipeline(opm, mlirStringRefCreateFromCString(pipeline), append_message, message);
-  if (mlirLogicalResultIsFailure(r)) {
-    mlirPassManagerDestroy(pm);
-    return diag_error("internal: pass pipeline '%s' does not parse: %s", pipeline, message);
-  }
-  /* One verification when the pipeline is done, not one after each pass:
-   * the gpu.container_module check looks every launch's kernel up among
-   * the top-level ops, so each verification of a program of 1,000
-   * gpu.modules and 10,000 launches costs seconds, and host lowering runs
-   * dozens of passes. A pass that breaks the IR is still caught, at the
-   * end of its pipeline. */
-  mlirPassManagerEnableVerifier(pm, false);
-  r = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
-  mlirPassManagerDestroy(pm);
-  if (mlirLogicalResultIsFailure(r))
-    return -1;
-  if (!mlirOperationVerify(mlirModuleGetOperation(module)))
-    return diag_error("internal: the program does not verify after '%s'", pipeline);
-  return 0;
-}
-
-size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops) {
-  size_t n = 0, cap = 0;
-  *ops = NULL;
-  MlirBlock body = mlirModuleGetBody(module);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-    if (name.length != 10 || memcmp(name.data, "gpu.module", 10) != 0)
-      continue;
-    if (n == cap) {
-      cap = cap ? cap * 2 : 8;
-      MlirOperation *grown = realloc(*ops, cap * sizeof **ops);
-      if (!grown)
-        BUG("out of memory");
-      *ops = grown;
-    }
-    (*ops)[n++] = op;
-  }
-  return n;
-}
-
-/* Inherent on most ops (gpu.module, func.func), discardable on gpu.func
- * in MLIR 22: mlirOperationGetAttributeByName looks at both. */
-MlirStringRef frontend_symbol_ref(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
-    return mlirStringRefCreateFromCString("");
-  return mlirStringAttrGetValue(a);
-}
-
-char *frontend_symbol_name(MlirOperation op) {
-  MlirStringRef s = frontend_symbol_ref(op);
-  char *r = malloc(s.length + 1);
-  if (!r)
-    BUG("out of memory");
-  memcpy(r, s.data, s.length);
-  r[s.length] = '\0';
-  return r;
 }

@@ -3,6 +3,7 @@
 
 #include "diag.h"
 #include "frontend.h"
+#include "tmp.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -92,6 +93,16 @@ void program_configure(const struct program_options *o) {
   frontend_set_host_memory_warnings(o->gpu_targets);
 }
 
+/* The program's gpu.modules and their names, in order. */
+static void index_modules(struct program *p) {
+  p->nmodules = frontend_gpu_modules(p->module, &p->mods);
+  p->names = calloc(p->nmodules + 1, sizeof *p->names);
+  if (!p->names)
+    BUG("out of memory");
+  for (size_t m = 0; m < p->nmodules; m++)
+    p->names[m] = frontend_symbol_name(p->mods[m]);
+}
+
 int program_load(const char *path, struct program **out) {
   struct program *p = calloc(1, sizeof *p);
   if (!p)
@@ -119,15 +130,24 @@ int program_load(const char *path, struct program **out) {
     return -1;
   }
   if (frontend_normalize(p->module) != 0) {
+    mlirModuleDestroy(p->module);
     free(p);
     return -1;
   }
-  p->nmodules = frontend_gpu_modules(p->module, &p->mods);
-  p->names = calloc(p->nmodules + 1, sizeof *p->names);
-  if (!p->names)
+  index_modules(p);
+  *out = p;
+  return 0;
+}
+
+int program_load_normalized(const char *path, struct program **out) {
+  struct program *p = calloc(1, sizeof *p);
+  if (!p)
     BUG("out of memory");
-  for (size_t m = 0; m < p->nmodules; m++)
-    p->names[m] = frontend_symbol_name(p->mods[m]);
+  if (frontend_parse(path, &p->module) != 0) {
+    free(p);
+    return -1;
+  }
+  index_modules(p);
   *out = p;
   return 0;
 }
@@ -229,16 +249,10 @@ int program_write(const struct program *p, const char *path) {
   return frontend_write_op(mlirModuleGetOperation(p->module), path);
 }
 
-static void write_chunk(MlirStringRef s, void *ud) { fwrite(s.data, 1, s.length, ud); }
-
-int frontend_write_op(MlirOperation op, const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f)
-    return diag_error("cannot open '%s' for writing: %s", path, strerror(errno));
-  mlirOperationPrint(op, write_chunk, f);
-  fputc('\n', f);
-  int bad = fflush(f) != 0 || ferror(f);
-  if (fclose(f) != 0 || bad)
-    return diag_error("cannot write '%s'", path);
-  return 0;
+int program_write_normalized(const struct program *p, const char *path) {
+  size_t len;
+  char *text = frontend_print_op(mlirModuleGetOperation(p->module), 1, &len);
+  int rc = tmp_write_file(path, text, len);
+  free(text);
+  return rc;
 }

@@ -86,4 +86,14 @@ int program_each_device_op(const struct program *p,
  * 0 or -1 (reported). */
 int program_write(const struct program *p, const char *path);
 
+/* The normalized module as a job's input (`gpucc -cc1`): MLIR text with
+ * every location, which device code carries (-g, asserts), so that
+ * program_load_normalized reads back the same module. Returns 0 or -1
+ * (reported). */
+int program_write_normalized(const struct program *p, const char *path);
+/* Reads what program_write_normalized wrote: parsed and verified, not
+ * normalized again (normalizing is not idempotent). program_has_entry is
+ * unknown (0) for it. Returns 0 with *out set, or -1 after reporting. */
+int program_load_normalized(const char *path, struct program **out);
+
 #endif

@@ -1,4 +1,5 @@
-/* device.c: one target's device code for every gpu.module of a program.
+/* device.c: one target's device code for every gpu.module of a program,
+ * or one family's (device_family.c): lowered once, code per chip.
  *
  * The gpu.modules are cloned into a fresh module (the host code is not
  * needed), given this target alone, lowered by the pipeline of the target's
@@ -118,7 +119,7 @@ static void finish_lowered(MlirModule dev, const struct target_lowering *l,
 
 /* gpu-module-to-binary keeps the order: the i-th op is the i-th binary. */
 static int write_serialized(MlirModule dev, const struct target *t, const struct toolchain *tc,
-                            const char *const *out_paths, size_t n) {
+                            int opt, const char *const *out_paths, size_t n) {
   const struct target_lowering *l = t->info->kind->lowering;
   size_t i = 0;
   MlirBlock body = mlirModuleGetBody(dev);
@@ -128,6 +129,12 @@ static int write_serialized(MlirModule dev, const struct target *t, const struct
     if (mlirAttributeIsNull(objs) || i >= n)
       continue;
     MlirStringRef bytes = mlirGPUObjectAttrGetObject(mlirArrayAttrGetElement(objs, 0));
+    if (l->codegen) {
+      if (l->codegen(bytes.data, bytes.length, t, tc, opt, out_paths[i]) != 0)
+        return -1;
+      i++;
+      continue;
+    }
     if (l->check_object && l->check_object(bytes.data, bytes.length, t, tc) != 0)
       return -1;
     if (tmp_write_file(out_paths[i], bytes.data, bytes.length) != 0)
@@ -139,22 +146,64 @@ static int write_serialized(MlirModule dev, const struct target *t, const struct
   return 0;
 }
 
-int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
-                    const struct device_codegen *cg, const struct module_range *r,
-                    const char *const *out_paths) {
+/* Sets target t on every gpu.module of dev: what the serialization
+ * optimizes for. */
+static int retarget(MlirModule dev, const struct target *t, int opt) {
+  char text[512];
+  t->info->kind->lowering->attr(text, sizeof text, t, opt);
+  MlirContext ctx = mlirModuleGetContext(dev);
+  MlirAttribute tattr = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
+  if (mlirAttributeIsNull(tattr))
+    return diag_error("internal: cannot build the target attribute for '%s'", t->id);
+  MlirAttribute targets = mlirArrayAttrGet(ctx, 1, &tattr);
+  MlirOperation *mods;
+  size_t n = frontend_gpu_modules(dev, &mods);
+  for (size_t i = 0; i < n; i++)
+    mlirOperationSetInherentAttributeByName(mods[i], mlirStringRefCreateFromCString("targets"), targets);
+  free(mods);
+  return 0;
+}
+
+/* Serializes the lowered module dev (for ts[0]) and writes the files of
+ * the nt targets ts from it: out_paths holds r->count paths per target,
+ * in the order of ts. More than one target: the kind generates code per
+ * chip from the one optimized module (its `codegen`). */
+static int serialize_and_write(MlirModule dev, const struct target *const *ts, size_t nt,
+                               const struct toolchain *tc, const struct device_codegen *cg,
+                               const struct module_range *r, const char *const *out_paths) {
+  const struct target_lowering *l = ts[0]->info->kind->lowering;
+  char serialize[4096];
+  if (l->serialize(serialize, sizeof serialize, ts[0], tc, cg->debug))
+    return diag_error("internal: pipeline for '%s' too long", ts[0]->id);
+  if (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0)
+    return -1;
+  if (l->write_objects)
+    return l->write_objects(dev, cg->opt, r, out_paths);
+  for (size_t k = 0; k < nt; k++)
+    if (write_serialized(dev, ts[k], tc, cg->opt, out_paths + k * r->count, r->count) != 0)
+      return -1;
+  return 0;
+}
+
+int lowering_device_family(const struct program *prog, const struct target *const *ts, size_t nt,
+                           const struct toolchain *tc, const struct device_codegen *cg,
+                           const struct module_range *r, const char *const *out_paths) {
   MlirModule module = program_mlir(prog);
+  const struct target *t = ts[0];
   const struct target_lowering *l = t->info->kind->lowering;
   char activity[256];
-  snprintf(activity, sizeof activity, "device code for target '%s'", t->id);
+  size_t k = (size_t)snprintf(activity, sizeof activity, "device code for target '%s'", t->id);
+  for (size_t i = 1; i < nt && k < sizeof activity; i++)
+    k += (size_t)snprintf(activity + k, sizeof activity - k, "%s'%s'", i + 1 == nt ? " and " : ", ",
+                          ts[i]->id);
   frontend_set_activity(activity);
 
   MlirModule dev = mlirModuleCreateEmpty(mlirOperationGetLocation(mlirModuleGetOperation(module)));
-  char pipeline[4096], serialize[4096], what[300];
+  char pipeline[4096], what[300];
   int rc = -1;
   if (clone_modules(module, t, cg->opt, r, dev) != 0)
     goto out;
-  if (l->pipeline(pipeline, sizeof pipeline, t) ||
-      l->serialize(serialize, sizeof serialize, t, tc, cg->debug)) {
+  if (l->pipeline(pipeline, sizeof pipeline, t)) {
     diag_error("internal: pipeline for '%s' too long", t->id);
     goto out;
   }
@@ -165,12 +214,28 @@ int lowering_device(const struct program *prog, const struct target *t, const st
   if (lowered != 0)
     goto out;
   finish_lowered(dev, l, cg);
-  if (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0)
+  if (nt == 1 || !l->links_chip_code || !l->links_chip_code(dev)) {
+    rc = serialize_and_write(dev, ts, nt, tc, cg, r, out_paths);
     goto out;
-  rc = l->write_objects ? l->write_objects(dev, cg->opt, r, out_paths)
-                        : write_serialized(dev, t, tc, out_paths, r->count);
+  }
+  /* The library code optimization links reads the chip: one lowering, but
+   * each chip's own optimization, on a copy targeted at it. */
+  rc = 0;
+  for (size_t i = 0; i < nt && rc == 0; i++) {
+    MlirModule copy = mlirModuleFromOperation(mlirOperationClone(mlirModuleGetOperation(dev)));
+    rc = retarget(copy, ts[i], cg->opt) != 0
+             ? -1
+             : serialize_and_write(copy, &ts[i], 1, tc, cg, r, out_paths + i * r->count);
+    mlirModuleDestroy(copy);
+  }
 out:
   mlirModuleDestroy(dev);
   frontend_set_activity(NULL);
   return rc;
+}
+
+int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
+                    const struct device_codegen *cg, const struct module_range *r,
+                    const char *const *out_paths) {
+  return lowering_device_family(prog, &t, 1, tc, cg, r, out_paths);
 }

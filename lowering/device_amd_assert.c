@@ -17,7 +17,7 @@
 #include "device_amd_assert.h"
 
 #include "diag.h"
-#include "frontend.h"
+#include "ir.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>

@@ -10,7 +10,7 @@
 #include "device_amd_private.h"
 
 #include "diag.h"
-#include "frontend.h"
+#include "ir.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>

@@ -18,7 +18,7 @@
  * says wins. */
 #include "device_contract.h"
 
-#include "frontend.h"
+#include "ir.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <string.h>

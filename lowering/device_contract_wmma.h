@@ -6,12 +6,14 @@
 #include <mlir-c/IR.h>
 
 /* Rewrites, in one gpu.module not yet lowered, each vector.contract that
- * every lane of a warp provably computes alike (16x16x16, f16 operands,
- * f16 or f32 accumulator, tiles read and written by in-bounds transfers)
- * into gpu.subgroup_mma_* ops, behind a run-time check that the warp is
- * whole and the tiles aligned; the per-thread code stays for the other
- * case. Leaves every other contraction alone. Returns the number of
- * contractions rewritten, or -1 (reported). */
+ * every lane of a warp provably computes alike (16x16x16; f16, bf16 or
+ * 8-bit operands as the gpu.module's #nvvm.target chip has them; tiles
+ * read and written by in-bounds transfers, or accumulated by a k-loop)
+ * into wmma (gpu.subgroup_mma_* ops, LLVM's intrinsics for bf16), behind
+ * a run-time check that the warp is whole and the tiles aligned; the
+ * per-thread code stays for the other case. Leaves every other
+ * contraction alone. Returns the number of contractions rewritten, or -1
+ * (reported). */
 int lowering_contract_to_wmma(MlirOperation gpu_module);
 
 #endif

@@ -12,7 +12,7 @@
 #include "device_ipowi.h"
 
 #include "diag.h"
-#include "frontend.h"
+#include "ir.h"
 #include "xstr.h"
 
 #include <mlir-c/BuiltinAttributes.h>

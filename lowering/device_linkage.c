@@ -23,7 +23,7 @@
  * dynamic LDS are: the area after all static shared memory. */
 #include "device_linkage.h"
 
-#include "frontend.h"
+#include "ir.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <stdlib.h>

@@ -39,7 +39,7 @@
 #include "device_mma.h"
 
 #include "diag.h"
-#include "frontend.h"
+#include "ir.h"
 #include "xstr.h"
 
 #include <mlir-c/BuiltinAttributes.h>

@@ -11,7 +11,7 @@
 #include "device_nvidia_mma.h"
 
 #include "diag.h"
-#include "frontend.h"
+#include "ir.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * memory) stay generic. */
 #include "device_nvidia_wmma.h"
 
-#include "frontend.h"
+#include "ir.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <stdint.h>

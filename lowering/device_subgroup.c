@@ -52,7 +52,7 @@
 #include "device_subgroup.h"
 
 #include "diag.h"
-#include "frontend.h"
+#include "ir.h"
 #include "target_kinds.h"
 
 #include <mlir-c/BuiltinAttributes.h>

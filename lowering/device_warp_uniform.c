@@ -22,7 +22,7 @@
  *   enters the kernel reaches the op as often as any other. */
 #include "device_warp_uniform.h"
 
-#include "frontend.h"
+#include "ir.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>

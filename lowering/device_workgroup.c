@@ -13,7 +13,7 @@
  * makes the vector accesses sound and keeps them. */
 #include "device_workgroup.h"
 
-#include "frontend.h"
+#include "ir.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>

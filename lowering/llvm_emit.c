@@ -1,5 +1,6 @@
 /* llvm_emit.c: LLVM module -> optimized native object, through the LLVM C
- * API, in-process (no llc). See llvm_emit.h. */
+ * API, in-process (no llc); and device code generation from optimized
+ * bitcode. See llvm_emit.h. */
 #include "llvm_emit.h"
 
 #include "diag.h"
@@ -7,7 +8,9 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include <llvm-c/BitReader.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 LLVMTargetMachineRef lowering_host_machine(int opt) {
@@ -89,5 +92,73 @@ int lowering_emit_object_with(LLVMModuleRef mod, LLVMTargetMachineRef tm, int op
     rc = diag_error("cannot emit object '%s': %s", obj_path, err);
     LLVMDisposeMessage(err);
   }
+  return rc;
+}
+
+/* Every target LLVM was built with, once: device code generation names
+ * its target by triple (amdgcn, nvptx64), not the host's. */
+static void init_device_targets(void) {
+  static int done;
+  if (done)
+    return;
+  LLVMInitializeAllTargetInfos();
+  LLVMInitializeAllTargets();
+  LLVMInitializeAllTargetMCs();
+  LLVMInitializeAllAsmPrinters();
+  done = 1;
+}
+
+int lowering_codegen_bitcode(const char *bitcode, size_t size, const struct device_machine *m,
+                             int assembly, char **out, size_t *out_size) {
+  init_device_targets();
+  *out = NULL, *out_size = 0;
+  LLVMTargetRef target;
+  char *err = NULL;
+  if (LLVMGetTargetFromTriple(m->triple, &target, &err)) {
+    int rc = diag_error("no LLVM target for '%s': %s", m->triple, err);
+    LLVMDisposeMessage(err);
+    return rc;
+  }
+  static const LLVMCodeGenOptLevel levels[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
+                                               LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
+  int opt = m->opt < 0 ? 0 : m->opt > 3 ? 3 : m->opt;
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef in = LLVMCreateMemoryBufferWithMemoryRange(bitcode, size, "device", 0);
+  LLVMModuleRef mod = NULL;
+  int rc = 0;
+  if (LLVMParseBitcodeInContext2(ctx, in, &mod)) {
+    rc = diag_error("internal: cannot read the optimized device code for '%s'", m->chip);
+    mod = NULL;
+  }
+  LLVMDisposeMemoryBuffer(in);
+  LLVMTargetMachineRef tm = NULL;
+  if (rc == 0) {
+    tm = LLVMCreateTargetMachine(target, m->triple, m->chip, m->features, levels[opt],
+                                 LLVMRelocDefault, LLVMCodeModelDefault);
+    if (!tm)
+      rc = diag_error("no LLVM target machine for '%s'", m->chip);
+  }
+  LLVMMemoryBufferRef buf = NULL;
+  if (rc == 0 && LLVMTargetMachineEmitToMemoryBuffer(tm, mod, assembly ? LLVMAssemblyFile : LLVMObjectFile,
+                                                     &err, &buf)) {
+    rc = diag_error("code generation for '%s' failed: %s", m->chip, err);
+    LLVMDisposeMessage(err);
+  }
+  if (rc == 0) {
+    *out_size = LLVMGetBufferSize(buf);
+    *out = malloc(*out_size + 1);
+    if (!*out) {
+      fprintf(stderr, "gpucc: out of memory\n");
+      abort();
+    }
+    memcpy(*out, LLVMGetBufferStart(buf), *out_size);
+    (*out)[*out_size] = '\0';
+    LLVMDisposeMemoryBuffer(buf);
+  }
+  if (tm)
+    LLVMDisposeTargetMachine(tm);
+  if (mod)
+    LLVMDisposeModule(mod);
+  LLVMContextDispose(ctx);
   return rc;
 }

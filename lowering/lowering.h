@@ -31,31 +31,30 @@ struct device_codegen {
   enum fp_contract contract;
 };
 
-/* Where the external pieces are. Filled by toolchain_find. */
+/* The tools and libraries the kinds of target found (toolchain_find):
+ * each kind's own, of a type private to its file, in its slot. Shared code
+ * holds it and hands it to the kinds' hooks (struct target_kind), which
+ * read their own slot with toolchain_found; nothing else reads it. */
+#define TOOLCHAIN_MAX_KINDS 8
 struct toolchain {
-  char cuda_path[1024];   /* "" when no CUDA toolkit was found */
-  char ptxas[2300];       /* "" when no ptxas: NVIDIA targets ship PTX only */
-  int ptxas_max_ptx;      /* highest PTX ISA (x10) the ptxas accepts */
-  char cuda_version[32];  /* "13.0" */
-  int have_libdevice;
-  char rocm_bitcode[2300]; /* AMD device libraries (ocml.bc ...), "" if none */
-  char ld_lld[1024];      /* ld.lld from LLVM 22 */
-  const char *rocm_shim;  /* temp dir laid out as ROCDL serialization expects */
+  void *found[TOOLCHAIN_MAX_KINDS]; /* by index in target_kinds; NULL: nothing */
 };
 
-/* Finds CUDA (--cuda-path, $CUDA_PATH, /usr/local/cuda) and the AMD pieces
- * (--rocm-path, $ROCM_PATH, Debian's rocm-device-libs). Missing pieces are
- * not errors here: they are reported when a target needs them. ptxas is
- * run for its version (cuda_version, ptxas_max_ptx) only with probe_ptxas
- * set: a build for other targets does not need it.
- * Returns 0, or -1 when an explicitly given path is invalid. */
 /* compiler-rt's builtins archive (libclang-rt-22-dev) when installed, else
  * NULL: the helpers LLVM calls that Debian 12's libgcc lacks (bf16
  * conversions, __truncsfbf2), for host kernels and host code alike. */
 const char *lowering_builtins_archive(void);
 
-int toolchain_find(struct toolchain *tc, const char *cuda_opt, const char *rocm_opt,
-                   int probe_ptxas);
+/* Each kind finds its tools (its row's find_tools) from the values of its
+ * own options among args (the kinds' options as given, in order), asking
+ * tools their version only when one of the targets is of the kind.
+ * Missing pieces are not errors here: the kinds say so when a target needs
+ * them. Returns 0, or -1 when a kind refused an option's value (reported). */
+int toolchain_find(struct toolchain *tc, const struct kind_arg *args, size_t nargs,
+                   const struct target *targets, size_t ntargets);
+
+/* What `kind` found (its slot), for the kind's own hooks. */
+void *toolchain_found(const struct toolchain *tc, const struct target_kind *kind);
 
 /* For cache keys (struct target_kind's cache_inputs): a file as its real
  * path, size and modification time ("path:missing" when absent, "-" for
@@ -65,9 +64,10 @@ char *toolchain_file_identity(const char *path);
 char *toolchain_dir_identity(const char *dir, const char *suffix);
 char *toolchain_program_identity(const char *name);
 
-/* Creates (once) the ROCm-layout shim directory of symlinks that ROCDL
- * serialization needs. Returns 0 or -1 (reported). */
-int toolchain_rocm_shim(struct toolchain *tc);
+/* What `argv` (a tool and the option that asks its version) prints, as a
+ * new string; NULL when it does not run or prints nothing. For the kinds'
+ * version checks and cache keys. */
+char *toolchain_tool_output(char *const *argv);
 
 /* Which of a program's gpu.modules one device job compiles: `count` of
  * them from `first`, of `total` in the program. A target's modules may be
@@ -85,6 +85,19 @@ struct module_range {
 int lowering_device(const struct program *prog, const struct target *t, const struct toolchain *tc,
                     const struct device_codegen *cg, const struct module_range *r,
                     const char *const *out_paths);
+
+/* Whether targets a and b are one family for the program: one lowering
+ * and optimization of its gpu.modules serves both, each chip's object the
+ * same bytes as its own build gives (device_family.c). */
+int lowering_same_family(const struct program *prog, const struct target *a, const struct target *b);
+
+/* lowering_device for the nt targets ts of one family (each pair
+ * lowering_same_family, nt >= 1): the gpu.modules are lowered and optimized
+ * once, for ts[0], and code is generated per chip. out_paths holds
+ * r->count paths per target, in the order of ts. */
+int lowering_device_family(const struct program *prog, const struct target *const *ts, size_t nt,
+                           const struct toolchain *tc, const struct device_codegen *cg,
+                           const struct module_range *r, const char *const *out_paths);
 
 /* -v: lowering also says what it could not do the fast way (the host
  * target's kernels that keep running on fibers, and why). Set before the

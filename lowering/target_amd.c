@@ -5,10 +5,13 @@
  * goes into the fat binary as it is: nothing finishes it afterwards. Code
  * object v5, loadable by ROCm 5.x and 6.x alike. */
 #include "target_kinds.h"
+#include "target_rows.h"
+#include "toolchain_rocm.h"
 
 #include "device_amd_assert.h"
 #include "device_amd_private.h"
 #include "device_amd_mma.h"
+#include "device_amd_object.h"
 
 #include "diag.h"
 #include "native_probe.h"
@@ -19,6 +22,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What this kind found of ld.lld and the ROCm device libraries
+ * (toolchain_rocm.c). */
+static struct rocm_found *rocm(const struct toolchain *tc) {
+  struct rocm_found *r = toolchain_found(tc, &target_kind_amd);
+  if (!r)
+    BUG("an AMD hook before toolchain_find");
+  return r;
+}
 
 static void describe(const struct target *t, char *buf, size_t size) {
   snprintf(buf, size, "target '%s'", t->id);
@@ -43,8 +55,39 @@ static int pipeline(char *buf, size_t size, const struct target *t) {
 static int serialize(char *buf, size_t size, const struct target *t, const struct toolchain *tc,
                      int debug) {
   (void)t;
-  return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=bin toolkit=%s})",
-                  debug ? DEBUG_INFO : "", tc->rocm_shim) >= (int)size;
+  return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=llvm toolkit=%s})",
+                  debug ? DEBUG_INFO : "", rocm(tc)->shim) >= (int)size;
+}
+
+/* The serialization stops at optimized bitcode (device libraries linked):
+ * the object comes from LLVM's code generator, linked by ld.lld
+ * (device_amd_object.c), without the assembly text that format=bin prints
+ * and parses back. */
+static int codegen(const char *bitcode, size_t size, const struct target *t,
+                   const struct toolchain *tc, int opt, const char *out_path) {
+  return lowering_amd_hsaco(bitcode, size, t->info->chip, t->features, opt, rocm(tc)->ld_lld,
+                            out_path);
+}
+
+/* The CDNA chips (wave64, with MFMA) are one family: LLVM optimizes
+ * their code alike (tests/driver/device_family.sh compares each chip's
+ * own objects with its family's), when the program leaves the chip out of
+ * its lowering (no AMD ops, no matrix or lane ops, whose lowering is the
+ * chip's) and out of its optimization (no device-library calls: the
+ * libraries read the chip's ISA version). Target-id features stay apart. */
+static const char *family(const struct target *t) {
+  static const char *const cdna[] = {"gfx908", "gfx90a", "gfx942", "gfx950"};
+  static char key[96];
+  for (size_t i = 0; i < sizeof cdna / sizeof cdna[0]; i++)
+    if (!strcmp(t->info->chip, cdna[i])) {
+      snprintf(key, sizeof key, "cdna:%s", t->features);
+      return key;
+    }
+  return NULL;
+}
+
+static int links_chip_code(MlirModule lowered) {
+  return lowering_has_function(lowered, (const char *const[]){"__ocml_", "__ockl_", "__oclc_", NULL});
 }
 
 /* The matrix-unit layout of gpu.subgroup_mma fragments: RDNA3 and RDNA4
@@ -77,7 +120,7 @@ static int prepare_module(MlirOperation gpu_module, const struct target *t) {
              : 0;
 }
 
-static int prepare(struct toolchain *tc) { return toolchain_rocm_shim(tc); }
+static int prepare(struct toolchain *tc) { return rocm_shim(rocm(tc)); }
 
 /* What an op needs of an AMD chip: the matrix units are per family
  * (WMMA on RDNA3/4, MFMA on CDNA); gpu.subgroup_mma lowers on every chip
@@ -200,22 +243,39 @@ static const struct target_lowering lowering = {
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,
+    .codegen = codegen,
+    .family = family,
+    .chip_ops = (const char *const[]){"amdgpu.", "rocdl.", "gpu.subgroup_mma", "gpu.subgroup_reduce",
+                                      "gpu.shuffle", "gpu.all_reduce", "vector.contract", NULL},
+    .links_chip_code = links_chip_code,
     .prepare_module = prepare_module,
     .launch_bounds = launch_bounds,
 };
 
 /* The device libraries linked into every hsaco (each bitcode file of the
- * directory found) and the ld.lld that links it. */
+ * directory found) and the ld.lld that links it: its resolved file, whose
+ * size and time change with any upgrade, so that nothing is run to ask it
+ * its version (a warm build would pay for that process every time). */
 static char *cache_inputs(const struct toolchain *tc, const struct target *t,
                           const struct finish_request *r) {
   (void)t, (void)r;
-  char *libs = toolchain_dir_identity(tc->rocm_bitcode, ".bc");
-  char *lld = toolchain_file_identity(tc->ld_lld);
+  struct rocm_found *f = rocm(tc);
+  char *libs = toolchain_dir_identity(f->bitcode, ".bc");
+  char *lld = toolchain_file_identity(f->ld_lld);
   char *s = xasprintf("rocm-bitcode=%s ld.lld=%s", libs, lld);
   free(libs);
   free(lld);
   return s;
 }
+
+/* What the device libraries' discovery, the native probe and the
+ * runtime's HIP backend and sparse library read. */
+static const struct kind_variable environment[] = {
+    {"ROCM_PATH", "the ROCm tree (device libraries) when --rocm-path is not given"},
+    {"GPUCC_HIP_LIBRARY", "the HIP library to load (default libamdhip64.so), for "
+                          "--offload-arch=native and the runtime"},
+    {"GPUCC_HIPSPARSE_LIBRARY", "the hipSPARSE library the gpu sparse ops load"},
+};
 
 /* --offload-arch=native: the HIP runtime's devices (native_amd.c). */
 void native_probe_amd(struct native_found *f);
@@ -227,6 +287,12 @@ const struct target_kind target_kind_amd = {
     .device_stage = "hsaco",
     .device_format = FATBIN_FORMAT_HSACO,
     .device_tool = "ld.lld",
+    .options = rocm_options,
+    .noptions = ROCM_NOPTIONS,
+    .environment = environment,
+    .nenvironment = sizeof environment / sizeof environment[0],
+    .backend = "hip",
+    .find_tools = rocm_find,
     .cache_inputs = cache_inputs,
     .prepare = prepare,
     .dialects = (const char *const[]){"amdgpu.", "rocdl.", NULL},

@@ -12,13 +12,14 @@
  * module's SO_REF tells the runtime. A program of one gpu.module keeps its
  * names and ships its shared object as format SO (plan_links_modules). */
 #include "target_nvvm.h"
+#include "target_rows.h"
 
 #include "diag.h"
-#include "../runtime/host_abi.h" /* GPUCC_HOST_SUBGROUP_SIZE */
+#include "host_abi.h" /* GPUCC_HOST_SUBGROUP_SIZE */
 #include "fatbin.h"
-#include "frontend.h"
+#include "ir.h"
 #include "device_mma.h"
-#include "host_kernels.h"
+#include "host/host_backend.h"
 #include "llvm_emit.h"
 #include "xstr.h"
 
@@ -173,7 +174,7 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
 
 static const struct target_info chips[] = {{"host", &target_kind_host, NULL}};
 
-/* The host backend's subgroups (runtime/host_abi.h). */
+/* The host backend's subgroups (abi/host_abi.h). */
 static unsigned subgroup_width(const struct target *t) {
   (void)t;
   return GPUCC_HOST_SUBGROUP_SIZE;
@@ -193,16 +194,22 @@ static const struct target_lowering lowering = {
     .write_objects = write_objects,
 };
 
-/* The C compiler that links the kernels' shared object and the builtins
- * archive linked into it. */
+/* The C compiler that links the kernels' shared object, its command (the
+ * flags, the libraries) and the builtins archive linked into it. */
 static char *cache_inputs(const struct toolchain *tc, const struct target *t,
                           const struct finish_request *r) {
-  (void)tc, (void)t, (void)r;
   char *cc = toolchain_program_identity("cc");
   char *builtins = toolchain_file_identity(lowering_builtins_archive());
-  char *s = xasprintf("cc=%s builtins=%s", cc, builtins);
+  char *s = xasprintf("cc=%s builtins=%s cmd=", cc, builtins);
   free(cc);
   free(builtins);
+  char **argv = finish_argv(tc, t, r, "<obj>", "<so>");
+  for (size_t i = 0; argv[i]; i++) {
+    char *more = xasprintf("%s%s%s", s, i ? " " : "", argv[i]);
+    free(s);
+    s = more;
+  }
+  free(argv);
   return s;
 }
 
@@ -217,6 +224,7 @@ const struct target_kind target_kind_host = {
     .can_finish = can_finish,
     .finish_argv = finish_argv,
     .cache_inputs = cache_inputs,
+    .backend = "host",
     .chips = chips,
     .nchips = 1,
     .lowering = &lowering,

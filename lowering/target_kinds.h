@@ -85,6 +85,26 @@ struct target_lowering {
    * device job's process (which lowers for this one target) before
    * serialization. NULL-terminated; NULL: none. */
   const char *const *llvm_options;
+  /* Code generation, when the kind's serialization stops at optimized
+   * LLVM bitcode (format=llvm): writes the device file of target t at
+   * out_path from one gpu.module's bitcode. Code generation is the only
+   * step that reads the chip, so the chips of a family (`family`) share
+   * the rest (device.c). NULL: the serialized objects are the files.
+   * Returns 0 or -1 (reported). */
+  int (*codegen)(const char *bitcode, size_t size, const struct target *t,
+                 const struct toolchain *tc, int opt, const char *out_path);
+  /* A chip's family (device_family.c): chips of one kind and family
+   * lower a program to the same LLVM dialect unless it uses an op named
+   * by `chip_ops` (prefixes), so one device job lowers (and, unless
+   * `links_chip_code`, optimizes) their gpu.modules once and runs
+   * `codegen` per chip. Needs codegen. NULL, or a NULL result: none. */
+  const char *(*family)(const struct target *t);
+  const char *const *chip_ops;
+  /* Whether optimizing the lowered module (lowered for target t) links
+   * library code that reads the chip (a device library's ISA version,
+   * libdevice's __CUDA_ARCH): then each chip of a family is optimized on
+   * its own, from the shared lowering. NULL: never. */
+  int (*links_chip_code)(MlirModule lowered);
   /* Writes the device files itself from the lowered module, which holds
    * the gpu.modules of range r in order (in place of the serialized
    * objects). NULL: the serialized objects are the files. */
@@ -92,14 +112,15 @@ struct target_lowering {
                        const char *const *out_paths);
 };
 
+/* Whether the lowered module has an llvm.func (a definition or a
+ * declaration) whose name starts with one of prefixes (NULL-terminated):
+ * for the kinds' links_chip_code (device_family.c). */
+int lowering_has_function(MlirModule lowered, const char *const *prefixes);
+
 /* The target attribute that host code's gpu.binary ops give their one
  * object (host.c): only a label, as the fat binary's bytes come in by
  * symbol, but the ops want one; the host kind's (target_host.c). */
 extern const char *const lowering_binary_label;
-
-extern const struct target_kind target_kind_nvidia;
-extern const struct target_kind target_kind_amd;
-extern const struct target_kind target_kind_host;
 
 /* Common to every kind, inside each gpu.module: what the frontend left of
  * linalg becomes loops, vector transfers scf, affine scf, complex arith and

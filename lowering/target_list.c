@@ -1,7 +1,7 @@
 /* target_list.c: the kinds of target this gpucc knows, in the order their
  * chips are listed. Adding a vendor is adding its kind file and a line
  * here. Kept apart so that a test can link gpucc with a list of its own. */
-#include "target_kinds.h"
+#include "target_rows.h"
 
 #include <stddef.h>
 

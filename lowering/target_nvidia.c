@@ -6,19 +6,31 @@
  * for the chip, the PTX for the driver to compile for newer chips. Without
  * ptxas, PTX only. */
 #include "target_nvvm.h"
+#include "target_rows.h"
+#include "toolchain_cuda.h"
 
 #include "device_contract_wmma.h"
 #include "device_nvidia_mma.h"
 #include "device_nvidia_wmma.h"
 #include "diag.h"
+#include "llvm_emit.h"
 #include "native_probe.h"
 #include "fatbin.h"
+#include "tmp.h"
 #include "xstr.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What this kind found of the CUDA toolkit (toolchain_cuda.c). */
+static const struct cuda_found *cuda(const struct toolchain *tc) {
+  const struct cuda_found *c = toolchain_found(tc, &target_kind_nvidia);
+  if (!c)
+    BUG("an NVIDIA hook before toolchain_find");
+  return c;
+}
 
 /* The PTX ISA version target t needs, times 10 (its chip's row data). */
 static int ptx_version(const struct target *t) { return *(const int *)t->info->data; }
@@ -60,16 +72,18 @@ static int serialize(char *buf, size_t size, const struct target *t, const struc
   /* The toolkit only tells the serialization where libdevice is; given a
    * folder without it, LLVM reports an error about libdevice even for code
    * that calls none (check_object says it when code does). */
-  int libdevice = tc->cuda_path[0] && tc->have_libdevice;
-  return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=isa%s%s})",
+  const struct cuda_found *c = cuda(tc);
+  int libdevice = c->path[0] && c->libdevice[0];
+  return snprintf(buf, size, "builtin.module(%sgpu-module-to-binary{format=llvm%s%s})",
                   debug ? DEBUG_INFO_PTX : "", libdevice ? " toolkit=" : "",
-                  libdevice ? tc->cuda_path : "") >= (int)size;
+                  libdevice ? c->path : "") >= (int)size;
 }
 
 /* PTX that still calls __nv_* functions will not assemble. */
 static int check_object(const char *ptx, size_t size, const struct target *t,
                         const struct toolchain *tc) {
-  if (tc->have_libdevice)
+  const struct cuda_found *c = cuda(tc);
+  if (c->libdevice[0])
     return 0;
   const char *p = memmem(ptx, size, "__nv_", 5);
   if (!p)
@@ -79,26 +93,53 @@ static int check_object(const char *ptx, size_t size, const struct target *t,
     end++;
   return diag_error("%s: device code calls '%.*s' but CUDA's libdevice was not found%s; "
                     "install the CUDA toolkit or pass --cuda-path",
-                    t->id, (int)(end - p), p, tc->cuda_path[0] ? "" : " (no CUDA toolkit)");
+                    t->id, (int)(end - p), p, c->path[0] ? "" : " (no CUDA toolkit)");
 }
 
-static int can_finish(const struct toolchain *tc) { return tc->ptxas[0] != 0; }
+/* The serialization stops at optimized bitcode (libdevice linked); the
+ * PTX comes from LLVM's code generator here, the one step that reads the
+ * chip and its PTX ISA version (device.c shares the rest in a family). */
+static int codegen(const char *bitcode, size_t size, const struct target *t,
+                   const struct toolchain *tc, int opt, const char *out_path) {
+  struct device_machine m = {"nvptx64-nvidia-cuda", t->info->chip, t->features, opt};
+  char *ptx;
+  size_t n;
+  if (lowering_codegen_bitcode(bitcode, size, &m, 1, &ptx, &n) != 0)
+    return -1;
+  int rc = check_object(ptx, n, t, tc) != 0 ? -1 : tmp_write_file(out_path, ptx, n);
+  free(ptx);
+  return rc;
+}
+
+/* sm_80 to sm_90a are one family: LLVM optimizes their code alike
+ * (tests/driver/device_family.sh compares), when the program uses no
+ * NVIDIA op (their lowering reads the chip), and optimizes it on its own
+ * when it calls libdevice or asks NVVM reflection (__CUDA_ARCH is the
+ * chip's). The PTX ISA version is code generation's alone. */
+static const char *family(const struct target *t) {
+  int sm = atoi(t->info->chip + 3);
+  return sm >= 80 && sm <= 90 ? "sm_80-sm_90a" : NULL;
+}
+
+static int links_chip_code(MlirModule lowered) {
+  return lowering_has_function(lowered, (const char *const[]){"__nv_", "__nvvm_reflect", NULL});
+}
+
+static int can_finish(const struct toolchain *tc) { return cuda(tc)->ptxas[0] != 0; }
 
 /* The CUDA release (the PTX ISA the code may use), the ptxas that makes the
  * cubins and its -Xptxas options, and the libdevice linked into the PTX. */
 static char *cache_inputs(const struct toolchain *tc, const struct target *t,
                           const struct finish_request *r) {
-  (void)t;
-  char libdevice[2300];
-  snprintf(libdevice, sizeof libdevice, "%s/nvvm/libdevice/libdevice.10.bc", tc->cuda_path);
-  char *ptxas = toolchain_file_identity(tc->ptxas);
-  char *lib = toolchain_file_identity(tc->have_libdevice ? libdevice : NULL);
-  char *s = xasprintf("cuda=%s ptxas=%s libdevice=%s", tc->cuda_version[0] ? tc->cuda_version : "-",
-                      ptxas, lib);
+  (void)t, (void)r;
+  const struct cuda_found *c = cuda(tc);
+  char *ptxas = toolchain_file_identity(c->ptxas);
+  char *lib = toolchain_file_identity(c->libdevice[0] ? c->libdevice : NULL);
+  char *s = xasprintf("cuda=%s ptxas=%s libdevice=%s", c->version[0] ? c->version : "-", ptxas, lib);
   free(ptxas);
   free(lib);
-  for (size_t i = 0; i < r->nextra; i++) {
-    char *more = xasprintf("%s Xptxas=%s", s, r->extra[i]);
+  for (size_t i = 0; i < c->nptxas_args; i++) {
+    char *more = xasprintf("%s Xptxas=%s", s, c->ptxas_args[i]);
     free(s);
     s = more;
   }
@@ -114,11 +155,12 @@ static char *cache_inputs(const struct toolchain *tc, const struct target *t,
 static char **finish_argv(const struct toolchain *tc, const struct target *t,
                           const struct finish_request *r, const char *ptx, const char *cubin) {
   static const char *const levels[] = {"-O0", "-O1", "-O2", "-O3"};
-  char **argv = calloc(11 + r->nextra, sizeof *argv);
+  const struct cuda_found *c = cuda(tc);
+  char **argv = calloc(11 + c->nptxas_args, sizeof *argv);
   if (!argv)
     BUG("out of memory");
   size_t k = 0;
-  argv[k++] = (char *)tc->ptxas;
+  argv[k++] = (char *)c->ptxas;
   argv[k++] = (char *)"-arch";
   argv[k++] = (char *)t->info->chip;
   argv[k++] = (char *)levels[r->opt < 0 ? 0 : r->opt > 3 ? 3 : r->opt];
@@ -126,8 +168,8 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
   argv[k++] = (char *)PTXAS_THREADS;
   if (r->line_info)
     argv[k++] = (char *)"-lineinfo";
-  for (size_t i = 0; i < r->nextra; i++)
-    argv[k++] = (char *)r->extra[i];
+  for (size_t i = 0; i < c->nptxas_args; i++)
+    argv[k++] = (char *)c->ptxas_args[i];
   argv[k++] = (char *)ptx;
   argv[k++] = (char *)"-o";
   argv[k++] = (char *)cubin;
@@ -136,20 +178,22 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
 }
 
 static int prepare(struct toolchain *tc) {
-  if (!tc->ptxas[0])
+  const struct cuda_found *c = cuda(tc);
+  if (!c->ptxas[0])
     diag_warning("no ptxas found (%s): NVIDIA targets get PTX only, compiled by the driver at load time",
-                 tc->cuda_path[0] ? "the CUDA toolkit has no bin/ptxas" : "no CUDA toolkit; use --cuda-path");
+                 c->path[0] ? "the CUDA toolkit has no bin/ptxas" : "no CUDA toolkit; use --cuda-path");
   return 0;
 }
 
 /* The oldest ptxas that knows a chip is the one to ask for: a newer PTX ISA
  * than this ptxas accepts is refused up front, with both versions named. */
 static int check(const struct target *t, const struct toolchain *tc) {
-  if (!tc->ptxas[0] || !tc->ptxas_max_ptx || ptx_version(t) <= tc->ptxas_max_ptx)
+  const struct cuda_found *c = cuda(tc);
+  if (!c->ptxas[0] || !c->max_ptx || ptx_version(t) <= c->max_ptx)
     return 0;
   return diag_error("target '%s' needs PTX ISA %d.%d but ptxas from CUDA %s accepts at most %d.%d",
-                    t->id, ptx_version(t) / 10, ptx_version(t) % 10, tc->cuda_version,
-                    tc->ptxas_max_ptx / 10, tc->ptxas_max_ptx % 10);
+                    t->id, ptx_version(t) / 10, ptx_version(t) % 10, c->version, c->max_ptx / 10,
+                    c->max_ptx % 10);
 }
 
 /* What an op needs of an NVIDIA chip, as LLVM 22 compiles it with the
@@ -270,12 +314,26 @@ static const struct target_lowering lowering = {
     .attr = attr,
     .pipeline = pipeline,
     .serialize = serialize,
-    .check_object = check_object,
+    .codegen = codegen,
+    .family = family,
+    .chip_ops = (const char *const[]){"nvgpu.", "nvvm.", NULL},
+    .links_chip_code = links_chip_code,
     .early_module = early_module,
     .prepare_module = prepare_module,
     .launch_bounds = launch_bounds,
     .finish_module = lowering_nvidia_wmma_global,
     .llvm_options = llvm_options,
+};
+
+/* What the toolkit's discovery, the native probe and the runtime's CUDA
+ * backend and sparse libraries read. */
+static const struct kind_variable environment[] = {
+    {"CUDA_PATH", "the CUDA toolkit (ptxas, libdevice) when --cuda-path is not given (default "
+                  "/usr/local/cuda)"},
+    {"GPUCC_CUDA_LIBRARY", "the CUDA driver library to load (default libcuda.so.1), for "
+                           "--offload-arch=native and the runtime"},
+    {"GPUCC_CUSPARSE_LIBRARY", "the cuSPARSE library the gpu sparse ops load"},
+    {"GPUCC_CUSPARSELT_LIBRARY", "the cuSPARSELt library the 2:4 sparse ops load"},
 };
 
 /* --offload-arch=native: the CUDA driver's devices (native_nvidia.c). */
@@ -292,7 +350,12 @@ const struct target_kind target_kind_nvidia = {
     .finished_stage = "cubin",
     .finished_format = FATBIN_FORMAT_CUBIN,
     .finish_tool = "ptxas",
-    .uses_cuda = 1,
+    .options = cuda_options,
+    .noptions = CUDA_NOPTIONS,
+    .environment = environment,
+    .nenvironment = sizeof environment / sizeof environment[0],
+    .backend = "cuda",
+    .find_tools = cuda_find,
     .can_finish = can_finish,
     .finish_argv = finish_argv,
     .cache_inputs = cache_inputs,

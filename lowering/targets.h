@@ -19,12 +19,38 @@ struct toolchain;
 struct target;
 struct target_lowering; /* the kind's pipelines, private to lowering/ */
 
-/* What a finishing tool is asked for. */
+/* What a finishing tool is asked for. Options of the tool itself
+ * (-Xptxas) are the kind's own (struct kind_option). */
 struct finish_request {
-  int opt;                  /* 0-3 */
-  int line_info;            /* -g */
-  const char *const *extra; /* -Xptxas arguments */
-  size_t nextra;
+  int opt;       /* 0-3 */
+  int line_info; /* -g */
+};
+
+/* An option a kind adds to gpucc's command line for its tools
+ * ("--cuda-path=<dir>", "-Xptxas <arg>"): the option table lists it in
+ * --help and the man page, the parser keeps its values, in order, as
+ * struct kind_arg, and the kind reads them when it finds its tools. */
+struct kind_option {
+  const char *name;  /* "--cuda-path", "-Xptxas" */
+  int separate;      /* the value is the next argument ("-Xptxas <arg>"), else after '=' */
+  const char *meta;  /* "<dir>" */
+  const char *help;
+  /* Its values change the code (not only where tools are): the
+   * manifest's code flags record them, as written ("-Xptxas -v"). */
+  int code;
+};
+
+/* An environment variable the kind's tools, its native probe or its
+ * runtime backend read, for the man page's ENVIRONMENT. */
+struct kind_variable {
+  const char *name; /* "CUDA_PATH" */
+  const char *what; /* one line */
+};
+
+/* One value given to a kind's option. */
+struct kind_arg {
+  const struct kind_option *option;
+  const char *value; /* borrowed from argv */
 };
 
 struct native_found;
@@ -45,14 +71,29 @@ struct target_kind {
   /* The tool that writes the shipped device file inside the device job
    * (AMD: ld.lld links the hsaco), for messages; NULL when LLVM writes it. */
   const char *device_tool;
-  /* Its code depends on the CUDA toolkit found (the PTX ISA it may use):
-   * only then is ptxas asked its version. */
-  int uses_cuda;
+  /* Its options (struct kind_option), and how it finds its tools and
+   * libraries from them, its environment and fixed places: `args` are the
+   * values of its own options as given, in order; `used` says a target of
+   * the kind is built (only then may it run a tool, to ask its version).
+   * What it finds it keeps in a type of its own file, *found, which its
+   * hooks below get back through toolchain_found(tc, kind). Returns 0, or
+   * -1 reported (an option's directory that is not one). A kind may find
+   * nothing: it says what it misses when a target needs it (prepare).
+   * NULL: the kind has no tools to find. */
+  const struct kind_option *options;
+  size_t noptions;
+  const struct kind_variable *environment; /* what it reads, for the man page */
+  size_t nenvironment;
+  /* The runtime backend that runs its objects, as GPUCC_BACKEND names it
+   * ("cuda"), for the man page. */
+  const char *backend;
+  int (*find_tools)(const struct kind_arg *args, size_t nargs, int used, void **found);
   /* What else than the module, the target and the code-generation flags
    * shapes its objects, for their cache key: the tools and libraries found
-   * (as toolchain_file_identity names them), the finishing tool's options.
-   * Whatever is missing here, a changed toolchain would be served the old
-   * objects from the cache. A new string. */
+   * (as toolchain_file_identity names them, and the versions they report),
+   * the finishing tool's options. Whatever is missing here, a changed
+   * toolchain would be served the old objects from the cache. A new
+   * string. */
   char *(*cache_inputs)(const struct toolchain *tc, const struct target *t,
                         const struct finish_request *r);
   /* Whether the finishing tool is there (no ptxas: PTX only). */

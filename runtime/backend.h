@@ -148,11 +148,9 @@ struct rt_backend {
  * GPUCC_BACKEND does not force one (backend_list.c; a test build links a
  * list of its own). */
 extern const struct rt_backend *const rt_backends[];
-/* The rows by name: for the list, and for the sparse library, which picks
- * its vendor library by backend (runtime/sparse/). */
-extern const struct rt_backend rt_backend_cuda;
-extern const struct rt_backend rt_backend_hip;
-extern const struct rt_backend rt_backend_host;
+/* The rows themselves are named in backend_rows.h only, for the lists:
+ * whatever else needs to know a backend (the sparse library picking its
+ * vendor library) asks its row (`name`). */
 
 /* The rules of the backend that runs `vendor`'s objects, or NULL when no
  * backend does (init.c). */

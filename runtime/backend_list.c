@@ -2,7 +2,7 @@
  * tried (init.c): the GPUs' first, the host CPU last, as it always finds its
  * device. Adding a backend is adding its file and a line here. Kept apart
  * so that a test build can link a list of its own. */
-#include "backend.h"
+#include "backend_rows.h"
 
 const struct rt_backend *const rt_backends[] = {
     &rt_backend_cuda,

@@ -23,13 +23,18 @@ enum async_state { ASYNC_PENDING, ASYNC_AVAILABLE, ASYNC_ERROR };
 
 /* Something to do when an object leaves ASYNC_PENDING, and, for the pool,
  * a coroutine to resume: the same node travels from an object's waiter list
- * to the pool's queue without being copied. */
+ * to the pool's queue without being copied. A notification is how a layer
+ * above the objects (group.c's memberships) learns of the change without
+ * object.c calling it. */
 struct async_task {
   struct async_task *next;
-  enum { ASYNC_TASK_RESUME, ASYNC_TASK_JOIN } kind;
+  enum { ASYNC_TASK_RESUME, ASYNC_TASK_NOTIFY } kind;
   CoroResume resume;         /* ASYNC_TASK_RESUME: resume(handle) */
   void *handle;
-  struct async_group *group; /* ASYNC_TASK_JOIN: count the ready member in */
+  /* ASYNC_TASK_NOTIFY: notify(arg, error), run by the settling thread at
+   * once, after the task is freed. */
+  void (*notify)(void *arg, bool error);
+  void *arg;
 };
 
 struct async_object {
@@ -70,7 +75,7 @@ struct async_object *async_object_check(void *o, enum async_kind kind, const cha
  * settled already (t is then the caller's to run or free). */
 bool async_object_add_waiter(struct async_object *o, struct async_task *t);
 /* Leaves PENDING for state (a bug if it already has), wakes blocking
- * awaiters, then runs group joins here and queues resumptions on the pool.
+ * awaiters, then runs notifications here and queues resumptions on the pool.
  * Takes no reference: the caller must hold one. */
 void async_object_settle(struct async_object *o, enum async_state state, const char *fn);
 /* Blocks until o leaves PENDING (see pool.c for worker threads). */
@@ -82,11 +87,6 @@ enum async_state async_object_state(struct async_object *o);
 /* Objects created and not yet freed, for tests: a leak shows as a count that
  * does not come back to zero. */
 int64_t async_live_objects(void);
-
-/* ---- group.c ---- */
-
-/* One member of the group is ready (in error or not). */
-void async_group_member_ready(struct async_group *g, bool error);
 
 /* ---- pool.c ---- */
 

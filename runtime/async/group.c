@@ -37,7 +37,8 @@ RT_EXPORT AsyncGroup *mlirAsyncRuntimeCreateGroup(int64_t size) {
   return g;
 }
 
-void async_group_member_ready(struct async_group *g, bool error) {
+/* One member of the group is ready (in error or not). */
+static void async_group_member_ready(struct async_group *g, bool error) {
   /* Counted before the member is: whoever sees the group settled sees the
    * error too (the decrements form one release sequence). */
   if (error)
@@ -45,6 +46,14 @@ void async_group_member_ready(struct async_group *g, bool error) {
   int64_t before = atomic_fetch_sub_explicit(&g->pending, 1, memory_order_acq_rel);
   if (before == 1)
     async_object_settle(&g->obj, ASYNC_AVAILABLE, "mlirAsyncRuntimeAddTokenToGroup");
+}
+
+/* A member settled (object.c runs its join task): count it in, then drop
+ * the reference the membership held. */
+static void async_group_join(void *group, bool error) {
+  struct async_group *g = group;
+  async_group_member_ready(g, error);
+  mlirAsyncRuntimeDropRef(g, 1);
 }
 
 RT_EXPORT int64_t mlirAsyncRuntimeAddTokenToGroup(AsyncToken *token, AsyncGroup *group) {
@@ -59,7 +68,7 @@ RT_EXPORT int64_t mlirAsyncRuntimeAddTokenToGroup(AsyncToken *token, AsyncGroup 
               (void *)g);
 
   struct async_task *join = async_alloc(sizeof *join, fn);
-  *join = (struct async_task){.kind = ASYNC_TASK_JOIN, .group = g};
+  *join = (struct async_task){.kind = ASYNC_TASK_NOTIFY, .notify = async_group_join, .arg = g};
   /* Taken before the join is visible: the member may settle and drop it at
    * any moment after that. */
   mlirAsyncRuntimeAddRef(g, 1);

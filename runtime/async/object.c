@@ -12,8 +12,10 @@
  * settling thread. The settler is usually a coroutine with more to do (make
  * its other results available, drop references): a resumed coroutine that
  * blocked in a plain await on one of those results would wait on the very
- * stack that is to produce it, forever. Group memberships are the runtime's
- * own bookkeeping and run at once.
+ * stack that is to produce it, forever. Notifications (group memberships)
+ * are the runtime's own bookkeeping and run at once. This file is the
+ * bottom layer of the async runtime: it calls the pool, never the kinds
+ * of object built on it (group.c, token.c, value.c).
  *
  * Exports mlirAsyncRuntimeAddRef and mlirAsyncRuntimeDropRef. */
 #include <stdlib.h>
@@ -155,12 +157,11 @@ void async_object_settle(struct async_object *o, enum async_state state, const c
     struct async_task *t = oldest;
     oldest = t->next;
     t->next = NULL;
-    if (t->kind == ASYNC_TASK_JOIN) {
-      struct async_group *g = t->group;
+    if (t->kind == ASYNC_TASK_NOTIFY) {
+      void (*notify)(void *, bool) = t->notify;
+      void *arg = t->arg;
       free(t);
-      async_group_member_ready(g, state == ASYNC_ERROR);
-      /* The reference the membership held (group.c). */
-      mlirAsyncRuntimeDropRef(g, 1);
+      notify(arg, state == ASYNC_ERROR);
     } else {
       async_pool_submit(t);
     }

@@ -174,6 +174,9 @@ extern const struct sp_lt_backend sp_lt_backend_cusparselt;
  * mgpu function fn); NULL after reporting when either cannot start. */
 const struct sp_backend *sp_get(const char *fn, const char *op);
 const struct sp_lt_backend *sp_lt_get(const char *fn, const char *op);
+/* The 2:4 library of runtime backend b (NULL: it has none), without
+ * starting it. */
+const struct sp_lt_backend *sp_lt_row(const struct rt_backend *b);
 /* Reports e on behalf of fn (rt_error). */
 void sp_report(const char *fn, const struct rt_err *e);
 /* The handle h as a matrix, dense vector/matrix or SpGEMM state; NULL after

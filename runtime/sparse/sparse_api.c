@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sparse.h"
 
@@ -21,16 +22,36 @@ void sp_report(const char *fn, const struct rt_err *e) {
     rt_error("%s: %s", fn, e->detail);
 }
 
-/* The sparse row of a runtime backend. A pointer comparison: the rows of
- * backend.h are the only backends there are. */
+/* The sparse libraries of each runtime backend, by the backend's name
+ * (its row's `name`, as GPUCC_BACKEND spells it): the one place that knows
+ * which library runs on which vendor's devices. A backend not here (a
+ * test's) has none. hipSPARSELt exists, but MLIR's 2:4 lowering is written
+ * against cuSPARSELt's handle sizes and codes only. */
+static const struct {
+  const char *backend;
+  const struct sp_backend *sparse;
+  const struct sp_lt_backend *lt; /* 2:4 structured sparsity, or NULL */
+} libraries[] = {
+    {"host", &sp_backend_cpu, &sp_lt_backend_cpu},
+    {"cuda", &sp_backend_cusparse, &sp_lt_backend_cusparselt},
+    {"hip", &sp_backend_hipsparse, NULL},
+};
+
+static int sp_library(const struct rt_backend *b) {
+  for (size_t i = 0; b && i < sizeof libraries / sizeof libraries[0]; i++)
+    if (!strcmp(b->name, libraries[i].backend))
+      return (int)i;
+  return -1;
+}
+
 static const struct sp_backend *sp_row(const struct rt_backend *b) {
-  if (b == &rt_backend_host)
-    return &sp_backend_cpu;
-  if (b == &rt_backend_cuda)
-    return &sp_backend_cusparse;
-  if (b == &rt_backend_hip)
-    return &sp_backend_hipsparse;
-  return NULL;
+  int i = sp_library(b);
+  return i < 0 ? NULL : libraries[i].sparse;
+}
+
+const struct sp_lt_backend *sp_lt_row(const struct rt_backend *b) {
+  int i = sp_library(b);
+  return i < 0 ? NULL : libraries[i].lt;
 }
 
 const struct sp_backend *sp_get(const char *fn, const char *op) {
@@ -54,12 +75,8 @@ const struct sp_lt_backend *sp_lt_get(const char *fn, const char *op) {
   const struct rt_backend *b = rt_backend_get(fn);
   if (!b)
     return NULL;
-  const struct sp_lt_backend *s = b == &rt_backend_host ? &sp_lt_backend_cpu
-                                  : b == &rt_backend_cuda ? &sp_lt_backend_cusparselt
-                                                          : NULL;
+  const struct sp_lt_backend *s = sp_lt_row(b);
   if (!s) {
-    /* hipSPARSELt exists, but MLIR's 2:4 lowering is written against
-     * cuSPARSELt's handle sizes and codes only. */
     rt_error("%s: %s: 2:4 structured sparsity needs cuSPARSELt (NVIDIA) or the host backend; "
              "the %s backend has none", fn, op, b->label);
     return NULL;

@@ -24,9 +24,9 @@ RT_EXPORT void mgpuCreateSparseLtEnv(void) {
 }
 
 RT_EXPORT void mgpuDestroySparseLtEnv(void) {
-  const struct rt_backend *b = rt_backend_peek();
-  if (b == &rt_backend_cuda && sp_lt_backend_cusparselt.stop)
-    sp_lt_backend_cusparselt.stop();
+  const struct sp_lt_backend *s = sp_lt_row(rt_backend_peek());
+  if (s && s->stop)
+    s->stop();
 }
 
 static int check_create(const char *fn, const char *op, void *storage, intptr_t rows,

@@ -1,6 +1,8 @@
 /* rewrite_tool.c: device_contract_wmma.c's rewrite of one program, as the
  * NVIDIA device job does it, for the tests:
- *   contract_wmma_rewrite IN.mlir OUT.mlir
+ *   contract_wmma_rewrite IN.mlir OUT.mlir [sm_XX]
+ * (the chip as the NVIDIA device job gives it in the gpu.module's
+ * #nvvm.target; without one the rewrite assumes the first wmma chip)
  * prints "<gpu.module> <contractions rewritten>" per gpu.module and writes
  * the rewritten program to OUT. OUT compiles for the host target, whose
  * gpu.subgroup_mma ops run on the CPU: so the warp's version of a
@@ -14,8 +16,8 @@
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s IN.mlir OUT.mlir\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: %s IN.mlir OUT.mlir [sm_XX]\n", argv[0]);
     return 2;
   }
   MlirModule module;
@@ -24,8 +26,22 @@ int main(int argc, char **argv) {
   MlirOperation *mods;
   size_t n = frontend_gpu_modules(module, &mods);
   int rc = 0;
+  MlirStringRef targets = mlirStringRefCreateFromCString("targets");
   for (size_t i = 0; i < n && rc == 0; i++) {
+    if (argc == 4) {
+      char text[128];
+      snprintf(text, sizeof text, "[#nvvm.target<chip = \"%s\">]", argv[3]);
+      MlirAttribute t = mlirAttributeParseGet(mlirOperationGetContext(mods[i]), mlirStringRefCreateFromCString(text));
+      if (mlirAttributeIsNull(t)) {
+        fprintf(stderr, "%s: bad chip '%s'\n", argv[0], argv[3]);
+        rc = 1;
+        break;
+      }
+      mlirOperationSetInherentAttributeByName(mods[i], targets, t);
+    }
     int done = lowering_contract_to_wmma(mods[i]);
+    /* the host compiles OUT: no NVIDIA target left on it */
+    mlirOperationRemoveAttributeByName(mods[i], targets);
     char *name = frontend_symbol_name(mods[i]);
     printf("%s %d\n", name, done);
     free(name);

@@ -33,7 +33,7 @@ check help_default grep -q '^default targets: sm_80,sm_90,gfx90a,gfx942,host$' o
 # -###: prints the jobs (ptxas when there is one, the link), runs nothing
 "$gpucc" -### "$prog" -o app >out 2>err
 check dryrun_lists_link grep -q '^cc -o app ' out
-check dryrun_lists_device grep -q '^# gpucc: lower .* for gfx942 ->' out
+check dryrun_lists_device grep -q -- ' -cc1 device --offload-arch=gfx942 ' out
 check dryrun_quotes sh -n out
 check dryrun_no_output test ! -e app
 check dryrun_no_temps no_temps
@@ -303,7 +303,7 @@ GPUCC_CUDA_LIBRARY=/nonexistent GPUCC_HIP_LIBRARY=/nonexistent \
   "$gpucc" --offload-arch=native "$prog" -o x 2>err && rc=0 || rc=$?
 check native_none sh -c "test $rc -ne 0 && grep -q 'native: no GPU found on this machine' err"
 "$gpucc" -### --offload-arch=all "$prog" -o x >out 2>err
-check all_targets sh -c "grep -q 'for gfx1201 ->' out && grep -q 'for sm_120a ->' out && grep -q 'for host ->' out"
+check all_targets sh -c "grep -q 'device --offload-arch=gfx1201 ' out && grep -q 'device --offload-arch=sm_120a ' out && grep -q 'device --offload-arch=host ' out"
 
 # -Werror turns the "no ptxas" warning (a CUDA path without ptxas) into an error
 mkdir -p nocuda

@@ -6,7 +6,7 @@ set -eu
 gpucc=$1 cuda=$2 hip=$3 prog=$4
 export GPUCC_CACHE_DIR=
 fails=0
-targets() { "$gpucc" -### --offload-arch=native "$prog" -o x 2>&1 | sed -n 's/^# gpucc: lower .* for \([^ ]*\) ->.*/\1/p' | tr '\n' ' '; }
+targets() { "$gpucc" -### --offload-arch=native "$prog" -o x 2>&1 | sed -n 's/.* -cc1 device --offload-arch=\([^ ]*\) .*/\1/p' | tr '\n' ' '; }
 expect() { # NAME WANT
   if [ "$2" = "$got" ]; then echo "ok   $1: $got"; else echo "FAIL $1: got '$got', want '$2'" >&2; fails=$((fails + 1)); fi
 }

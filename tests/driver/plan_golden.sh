@@ -38,7 +38,8 @@ export FAKE_PTXAS_LOG="$work/ptxas.log"
 # The same paths on every machine: the session directory, the fake
 # toolkit, the runtime's directory, compiler-rt's builtins, the program.
 normalize() {
-  sed -e "s|$work/tmp/gpucc-[A-Za-z0-9]*|\$TMP|g" -e "s|$work/cuda|\$CUDA|g" \
+  sed -e "s|$work/tmp/gpucc-[A-Za-z0-9]*|\$TMP|g" -e "s|$work/cuda|\$CUDA|g" -e "s|$work/nocuda|\$NOCUDA|g" \
+      -e "s|^[^ ]*/\([^ /]*\) -cc1 |\1 -cc1 |" \
       -e "s|-L[^ ]*/lib |-L\$LIB |; s|-Wl,-rpath,[^ ]*/lib |-Wl,-rpath,\$LIB |" \
       -e "s| [^ ]*/lib/libgpucc_rt\.a | \$LIB/libgpucc_rt.a |" \
       -e "s| [^ ]*/libclang_rt\.builtins[^ ]*\.a | \$BUILTINS |" \

@@ -23,7 +23,7 @@ cp "$prog" prog.mlir
 # -save-temps: every intermediate, named after the output, gpu.module and
 # target, in the current directory; the temp directory goes as usual.
 "$gpucc" -save-temps --offload-arch=host,gfx90a prog.mlir -o app 2>err
-check gcc_names only app err prog.mlir app.host.o app-kernels-host.o app-kernels-host.so \
+check gcc_names only app err prog.mlir app.normalized.mlir app.host.o app-kernels-host.o app-kernels-host.so \
   app-kernels-gfx90a.hsaco app-kernels.gpucc-fatbin app-kernels.fatbin.o
 check gcc_no_temp_dir no_temps
 check gcc_says_nothing test ! -s err

@@ -19,7 +19,7 @@ check() { # check NAME CONDITION-COMMAND...
 }
 # The modules each device job writes, as "m0 m1" per line.
 device_jobs() {
-  grep "^# gpucc: lower .* for $1 ->" out | sed 's/.*->//' |
+  grep -- " -cc1 device --offload-arch=$1 " out | sed 's/.*normalized\.mlir//; s/ -o / /g' |
     sed -E 's/[^ ]*-(m[0-9]+)-[^ ]*/\1/g; s/^ //'
 }
 

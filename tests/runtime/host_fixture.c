@@ -1,5 +1,5 @@
 /* host_fixture.c: a hand-written `host` object, as gpucc would compile one
- * gpu.module for the CPU (see runtime/host_abi.h), for test_host_module.c.
+ * gpu.module for the CPU (see abi/host_abi.h), for test_host_module.c.
  *
  * Built as a shared object by CMakeLists.txt; the test puts its bytes in a
  * fat binary. Written in C rather than compiled from MLIR so that the runtime

@@ -90,7 +90,7 @@ function(rt_sanitizer_targets)
     target_include_directories(gpucc_rt_${v} PUBLIC ${rt_src})
     target_compile_definitions(gpucc_rt_${v} PRIVATE
       $<TARGET_PROPERTY:gpucc_rt,COMPILE_DEFINITIONS>)
-    target_link_libraries(gpucc_rt_${v} PUBLIC gpucc_fatbin
+    target_link_libraries(gpucc_rt_${v} PUBLIC gpucc_fatbin gpucc_host_abi
       PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
     set_target_properties(gpucc_rt_${v} PROPERTIES C_VISIBILITY_PRESET hidden)
     rt_sanitize(gpucc_rt_${v} ${v})
@@ -114,6 +114,7 @@ function(rt_sanitizer_targets)
       target_compile_definitions(${fixture}_${v} PRIVATE
         $<TARGET_PROPERTY:${fixture},COMPILE_DEFINITIONS>)
       target_include_directories(${fixture}_${v} PRIVATE ${rt_src})
+      target_link_libraries(${fixture}_${v} PRIVATE gpucc_host_abi)
       set_target_properties(${fixture}_${v} PROPERTIES
         C_VISIBILITY_PRESET hidden
         LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
@@ -131,7 +132,7 @@ function(rt_sanitizer_targets)
     target_compile_definitions(rt_host_engine_${v} PRIVATE
       $<TARGET_PROPERTY:rt_host_engine,COMPILE_DEFINITIONS>)
     target_include_directories(rt_host_engine_${v} PUBLIC ${rt_src})
-    target_link_libraries(rt_host_engine_${v} PUBLIC gpucc_fatbin Threads::Threads)
+    target_link_libraries(rt_host_engine_${v} PUBLIC gpucc_fatbin gpucc_host_abi Threads::Threads)
     rt_sanitize(rt_host_engine_${v} ${v})
 
     foreach(prog cuda hip nodriver host_module)

@@ -1,4 +1,4 @@
-// Kernels that check the host target's region scheme (lowering/host_regions.c)
+// Kernels that check the host target's region scheme (lowering/host/host_regions.c)
 // where it takes shortcuts: lockstep rounds with block-uniform values,
 // loops over the threads narrowed at a guard (`tid.x < U`, offsets, signed,
 // reversed, `== 0`), guards it must not use (an idle side that writes, a

@@ -13,7 +13,7 @@
  *
  * A conversion cast is never the culprit: the op that made or uses the
  * unconverted value is, or failing that the value's type is named. */
-#include "frontend.h"
+#include "ir.h"
 
 #include "diag.h"
 

@@ -3,8 +3,9 @@
  * into a buffer (for messages and generated names), and finding operations
  * by name (collected first, so that the caller may replace or erase what it
  * found while nothing walks the IR), and the functions and calls that
- * device rewrites add (a function written as MLIR text, once per module). */
-#include "frontend.h"
+ * device rewrites add (a function written as MLIR text, once per module);
+ * symbol names and a module's gpu.modules. */
+#include "ir.h"
 
 #include "diag.h"
 
@@ -356,4 +357,44 @@ int64_t frontend_known_block_threads(MlirOperation op) {
   for (intptr_t i = 0; i < 3; i++)
     threads *= mlirDenseI32ArrayGetElement(known, i);
   return threads > 0 ? threads : 0;
+}
+
+size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops) {
+  size_t n = 0, cap = 0;
+  *ops = NULL;
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    if (name.length != 10 || memcmp(name.data, "gpu.module", 10) != 0)
+      continue;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 8;
+      MlirOperation *grown = realloc(*ops, cap * sizeof **ops);
+      if (!grown)
+        BUG("out of memory");
+      *ops = grown;
+    }
+    (*ops)[n++] = op;
+  }
+  return n;
+}
+
+/* Inherent on most ops (gpu.module, func.func), discardable on gpu.func
+ * in MLIR 22: mlirOperationGetAttributeByName looks at both. */
+MlirStringRef frontend_symbol_ref(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return mlirStringRefCreateFromCString("");
+  return mlirStringAttrGetValue(a);
+}
+
+char *frontend_symbol_name(MlirOperation op) {
+  MlirStringRef s = frontend_symbol_ref(op);
+  char *r = malloc(s.length + 1);
+  if (!r)
+    BUG("out of memory");
+  memcpy(r, s.data, s.length);
+  r[s.length] = '\0';
+  return r;
 }

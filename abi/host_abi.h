@@ -1,5 +1,5 @@
 /* host_abi.h: the contract between kernels compiled for the `host` target
- * and the runtime's host backend. The compiler (lowering/host_kernels*.c)
+ * and the runtime's host backend. The compiler (lowering/host/)
  * includes this header and emits code against this layout; the runtime
  * (backend_host.c, host_exec.c) provides the functions. Change both sides
  * together and bump GPUCC_HOST_ABI_VERSION.

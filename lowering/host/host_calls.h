@@ -3,7 +3,7 @@
 #ifndef GPUCC_HOST_CALLS_H
 #define GPUCC_HOST_CALLS_H
 
-#include "host_kernels_internal.h"
+#include "host_build.h"
 
 /* Gives every device function that needs the thread's context (directly or
  * through its callees) a leading ctx parameter, makes every call pass the

@@ -3,7 +3,7 @@
 #ifndef GPUCC_HOST_REGIONS_H
 #define GPUCC_HOST_REGIONS_H
 
-#include "host_kernels_internal.h"
+#include "host_build.h"
 
 /* Kernel `impl` (void impl(ctx, args...), intrinsics already rewritten:
  * it may call gpuccHostBarrier / gpuccHostShuffle) is split at those calls,

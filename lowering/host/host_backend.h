@@ -1,8 +1,10 @@
-/* host_kernels.h: turning NVVM-lowered kernels into CPU code (host target).
- * See host_kernels.c for the rewrite and runtime/host_abi.h for the
- * contract with the runtime. */
-#ifndef GPUCC_HOST_KERNELS_H
-#define GPUCC_HOST_KERNELS_H
+/* host_backend.h: turning NVVM-lowered kernels into CPU code (host target),
+ * the one header of lowering/host/ that the rest of lowering/ includes
+ * (target_host.c). See host_kernels.c for the rewrite and abi/host_abi.h
+ * for the contract with the runtime; the folder's other headers are its
+ * own. */
+#ifndef GPUCC_HOST_BACKEND_H
+#define GPUCC_HOST_BACKEND_H
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>

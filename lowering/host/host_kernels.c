@@ -3,7 +3,7 @@
  * The gpu.module is first lowered exactly as for NVIDIA (convert-gpu-to-nvvm
  * knows every gpu op: ids, barriers, shuffles, reductions, printf, workgroup
  * memory), then translated to LLVM IR. What is NVIDIA-specific in that IR is
- * a small closed set, rewritten here for the CPU (see runtime/host_abi.h for
+ * a small closed set, rewritten here for the CPU (see abi/host_abi.h for
  * the contract with the runtime):
  *
  *   llvm.nvvm.read.ptx.sreg.{tid,ctaid,ntid,nctaid}.{x,y,z}
@@ -28,13 +28,15 @@
  *
  * Device functions that read ids, synchronize or use workgroup memory get
  * the ctx too, and those that synchronize are inlined into the kernels
- * before the split (host_calls.c). */
-#include "host_kernels.h"
+ * before the split (host_calls.c). This file is the top of lowering/host/:
+ * it calls the split and host_calls.c, and the IR builder primitives it
+ * shares with them are host_build.c's, below all three. */
+#include "host_backend.h"
+#include "host_build.h"
 #include "host_calls.h"
-#include "host_kernels_internal.h"
 #include "host_regions.h"
 
-#include "../runtime/host_abi.h" /* the contract: one source of truth */
+#include "host_abi.h" /* the contract: one source of truth */
 #include "diag.h"
 #include "xstr.h"
 
@@ -226,22 +228,6 @@ static void rewrite_shared(struct rewriter *rw) {
 
 /* --- intrinsics ---------------------------------------------------------- */
 
-LLVMValueRef host_ctx_field(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef ctx, int field,
-                              int dim) {
-  LLVMValueRef idx[3] = {LLVMConstInt(rw->i32, 0, 0), LLVMConstInt(rw->i32, (unsigned)field, 0),
-                         LLVMConstInt(rw->i32, (unsigned)dim, 0)};
-  LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rw->ctx_ty, ctx, idx, 3, "");
-  return LLVMBuildLoad2(b, rw->i32, p, "");
-}
-
-LLVMValueRef host_declare(struct rewriter *rw, const char *name, LLVMTypeRef ret,
-                            LLVMTypeRef *params, unsigned n) {
-  LLVMValueRef f = LLVMGetNamedFunction(rw->mod, name);
-  if (!f)
-    f = LLVMAddFunction(rw->mod, name, LLVMFunctionType(ret, params, n, 0));
-  return f;
-}
-
 static int dim_of(const char *suffix) {
   return suffix[0] == 'x' ? 0 : suffix[0] == 'y' ? 1 : suffix[0] == 'z' ? 2 : -1;
 }
@@ -411,35 +397,6 @@ static LLVMValueRef add_ctx_param(struct rewriter *rw, LLVMValueRef k, const cha
   return nk;
 }
 
-/* Loads the kernel arguments from the params array (params[i] points to the
- * i-th argument) into args[1..n]. */
-void host_unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef kernel,
-                          LLVMValueRef params, LLVMValueRef *args) {
-  LLVMTypeRef fty = LLVMGlobalGetValueType(kernel);
-  unsigned n = LLVMCountParamTypes(fty);
-  LLVMTypeRef *types = calloc(n + 1, sizeof *types);
-  if (!types)
-    BUG("out of memory");
-  LLVMGetParamTypes(fty, types);
-  for (unsigned i = 1; i < n; i++) {
-    LLVMValueRef idx = LLVMConstInt(rw->i64, i - 1, 0);
-    LLVMValueRef slot = LLVMBuildGEP2(b, rw->ptr, params, &idx, 1, "");
-    LLVMValueRef p = LLVMBuildLoad2(b, rw->ptr, slot, "");
-    args[i] = LLVMBuildLoad2(b, types[i], p, "");
-  }
-  free(types);
-}
-
-LLVMValueRef host_new_entry(struct rewriter *rw, const char *kname, const char *suffix) {
-  char *name = xasprintf("%s%s", kname, suffix);
-  LLVMTypeRef params[2] = {rw->ptr, rw->ptr};
-  LLVMValueRef f = LLVMAddFunction(rw->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(rw->c), params, 2, 0));
-  free(name);
-  LLVMSetLinkage(f, LLVMExternalLinkage);
-  LLVMSetVisibility(f, LLVMDefaultVisibility);
-  return f;
-}
-
 static void emit_thread_entry(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {
   LLVMValueRef f = host_new_entry(rw, kname, GPUCC_HOST_THREAD_SUFFIX);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
@@ -454,43 +411,6 @@ static void emit_thread_entry(struct rewriter *rw, LLVMValueRef kernel, const ch
   LLVMBuildRetVoid(b);
   free(args);
   LLVMDisposeBuilder(b);
-}
-
-/* Opens `for (i = 0; i < bound; i++) { tid[dim] = i; ...`: leaves the builder
- * in the loop body and returns the header, the induction variable and the
- * exit block, which close_loop (given the bound) completes. The ids are at
- * least 1 (a launch of zero threads never reaches a block), so the test can
- * sit at the bottom. */
-void host_open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ctx,
-                      int dim, LLVMBasicBlockRef *latch_out, LLVMValueRef *iv_out,
-                      LLVMBasicBlockRef *exit_out) {
-  LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
-  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(rw->c, f, "loop");
-  LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(rw->c, f, "done");
-  LLVMBuildBr(b, head);
-  LLVMPositionBuilderAtEnd(b, head);
-  LLVMValueRef iv = LLVMBuildPhi(b, rw->i32, "t");
-  LLVMValueRef zero = LLVMConstInt(rw->i32, 0, 0);
-  LLVMAddIncoming(iv, &zero, &pre, 1);
-  LLVMValueRef idx[3] = {LLVMConstInt(rw->i32, 0, 0), LLVMConstInt(rw->i32, CTX_TID, 0),
-                         LLVMConstInt(rw->i32, (unsigned)dim, 0)};
-  LLVMBuildStore(b, iv, LLVMBuildInBoundsGEP2(b, rw->ctx_ty, ctx, idx, 3, ""));
-  *latch_out = head;
-  *iv_out = iv;
-  *exit_out = exit;
-}
-
-void host_close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef head,
-                       LLVMValueRef iv, LLVMValueRef bound, LLVMBasicBlockRef exit) {
-  /* Thread ids never exceed 1024: the flags let LLVM widen the index once
-   * instead of sign-extending it in every iteration. */
-  LLVMValueRef next = LLVMBuildNUWAdd(b, iv, LLVMConstInt(rw->i32, 1, 0), "");
-  LLVMSetNSW(next, 1);
-  LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
-  LLVMAddIncoming(iv, &next, &cur, 1);
-  LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, bound, "");
-  LLVMBuildCondBr(b, more, head, exit);
-  LLVMPositionBuilderAtEnd(b, exit);
 }
 
 static void emit_block_entry(struct rewriter *rw, LLVMValueRef kernel, const char *kname) {

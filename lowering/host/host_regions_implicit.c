@@ -138,7 +138,7 @@ void regions_implicit_barriers(struct split *s) {
    * another order than the kernel did so far. */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      int shuffle, sync = regions_is_sync_call(i, &shuffle);
+      int shuffle, sync = host_is_sync_call(i, &shuffle);
       if (LLVMIsAAllocaInst(i) || (sync && shuffle) ||
           (!sync && LLVMGetInstructionOpcode(i) != LLVMStore && regions_has_effect(i, 0)))
         return;
@@ -157,7 +157,7 @@ void regions_implicit_barriers(struct split *s) {
   for (size_t b = 0; b < nb && ok; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(s->blocks[b]); i && ok; i = LLVMGetNextInstruction(i)) {
       int shuffle;
-      if (regions_is_sync_call(i, &shuffle) && s->apart[b])
+      if (host_is_sync_call(i, &shuffle) && s->apart[b])
         ok = 0;
     }
   /* Natural loops: a back edge x -> h, h dominating x. */

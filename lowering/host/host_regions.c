@@ -95,25 +95,6 @@ static LLVMValueRef scratch_field(struct split *s, LLVMBuilderRef b, uint64_t of
   return byte_gep(s, b, s->scratch, LLVMBuildAdd(b, a, c, ""));
 }
 
-int regions_is_sync_call(LLVMValueRef i, int *shuffle) {
-  if (!LLVMIsACallInst(i))
-    return 0;
-  LLVMValueRef callee = LLVMGetCalledValue(i);
-  if (!LLVMIsAFunction(callee))
-    return 0;
-  size_t len;
-  const char *name = LLVMGetValueName2(callee, &len);
-  if (!strcmp(name, "gpuccHostBarrier")) {
-    *shuffle = 0;
-    return 1;
-  }
-  if (!strcmp(name, "gpuccHostShuffle")) {
-    *shuffle = 1;
-    return 1;
-  }
-  return 0;
-}
-
 /* --- moving the body into the step function ------------------------------ */
 
 static LLVMValueRef make_step(struct split *s, LLVMValueRef impl, const char *kname) {
@@ -577,7 +558,7 @@ int host_regions_split(struct rewriter *rw, LLVMValueRef impl, const char *kname
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       int shuffle;
-      if (!regions_is_sync_call(i, &shuffle))
+      if (!host_is_sync_call(i, &shuffle))
         continue;
       if (ncalls == cap) {
         calls = realloc(calls, (cap *= 2) * sizeof *calls);

@@ -1,11 +1,13 @@
-/* host_kernels_internal.h: what the files of the host-target rewrite
- * (host_kernels.c, host_calls.c, host_regions*.c) share: the rewriter's
- * state and the IR helpers they use. Not an interface for the rest of
- * lowering/. */
-#ifndef GPUCC_HOST_KERNELS_INTERNAL_H
-#define GPUCC_HOST_KERNELS_INTERNAL_H
+/* host_build.h: the bottom layer of the host-target rewrite
+ * (lowering/host/): the rewriter's state and the IR builder primitives
+ * (host_build.c) that the kernel rewrite (host_kernels.c), the device
+ * functions' ctx (host_calls.c) and the region split (host_regions*.c)
+ * use. Private to lowering/host/: the rest of lowering/ sees
+ * host_backend.h only. */
+#ifndef GPUCC_HOST_BUILD_H
+#define GPUCC_HOST_BUILD_H
 
-#include "../runtime/host_abi.h"
+#include "host_abi.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -62,5 +64,8 @@ void host_open_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef f, LLVMV
                     LLVMBasicBlockRef *exit_out);
 void host_close_loop(struct rewriter *rw, LLVMBuilderRef b, LLVMBasicBlockRef head,
                      LLVMValueRef iv, LLVMValueRef bound, LLVMBasicBlockRef exit);
+/* 1 for a call of gpuccHostBarrier (*shuffle = 0) or gpuccHostShuffle
+ * (*shuffle = 1), the sync points the kernel rewrite makes; else 0. */
+int host_is_sync_call(LLVMValueRef i, int *shuffle);
 
 #endif

@@ -2,7 +2,7 @@
  *
  * The step function (host_regions.c) runs one thread from one resume point
  * to its next stop; these are the loops that drive it, the symbols the
- * runtime calls (runtime/host_abi.h). A split kernel has no K__gpucc_thread:
+ * runtime calls (abi/host_abi.h). A split kernel has no K__gpucc_thread:
  * its block entry always runs it, so the fibers never do.
  *
  *   - K__gpucc_block, general: rounds over the block's threads, a loop nest

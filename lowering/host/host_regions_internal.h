@@ -8,7 +8,7 @@
 #ifndef GPUCC_HOST_REGIONS_INTERNAL_H
 #define GPUCC_HOST_REGIONS_INTERNAL_H
 
-#include "host_kernels_internal.h"
+#include "host_build.h"
 
 #include "diag.h"
 
@@ -138,12 +138,6 @@ enum {
 static inline LLVMValueRef step_param(LLVMValueRef step, unsigned which) {
   return LLVMGetParam(step, LLVMCountParams(step) - STEP_EXTRA + which);
 }
-
-/* --- host_regions.c: the split itself ------------------------------------ */
-
-/* 1 for a call of gpuccHostBarrier (*shuffle = 0) or gpuccHostShuffle
- * (*shuffle = 1), else 0. */
-int regions_is_sync_call(LLVMValueRef i, int *shuffle);
 
 /* --- host_regions_cfg.c: the control-flow graph -------------------------- */
 

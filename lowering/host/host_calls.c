@@ -3,7 +3,7 @@
  *
  * On a GPU any function may read the thread's ids, wait at a barrier,
  * shuffle or touch workgroup memory; on the CPU all of that goes through the
- * ctx a kernel receives (runtime/host_abi.h). So a device function that does
+ * ctx a kernel receives (abi/host_abi.h). So a device function that does
  * any of it, directly or through the functions it calls, gets ctx as a new
  * first parameter too, and every call to it passes the caller's own ctx
  * (the caller needs ctx for the same reason, so it has one). Found on the

@@ -1,0 +1,339 @@
+/* cc1.c: `gpucc -cc1 <kind> ...`: one job from its command line; see cc1.h.
+ * The command line becomes a plan of one unit and one job, which the
+ * kind's own run function runs, the same function the driver runs, so the
+ * bytes are the same. */
+#include "cc1.h"
+
+#include "crash.h"
+#include "diag.h"
+#include "job.h"
+#include "lowering.h"
+#include "program.h"
+#include "proc.h"
+#include "tmp.h"
+#include "xstr.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cc1_usage(struct plan *p, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_vat(DIAG_ERROR, NULL, 0, 0, fmt, ap);
+  va_end(ap);
+  p->usage_error = 1;
+  return -1;
+}
+
+const char *cc1_input(struct plan *p, const struct cc1_command *c) {
+  for (size_t i = 0; i < c->o->ninputs; i++)
+    if (c->o->inputs[i].kind == INPUT_MLIR)
+      return c->o->inputs[i].arg;
+  cc1_usage(p, "-cc1 %s needs an MLIR input", c->kind);
+  return NULL;
+}
+
+const char *cc1_output(struct plan *p, const char *dest) {
+  const char *t = tmp_output_path(dest);
+  if (t)
+    plan_defer_commit(p, t, dest);
+  return t;
+}
+
+const char *cc1_file(const struct cc1_command *c, enum cc1_role role, size_t module, size_t target) {
+  const char *found = NULL;
+  for (size_t i = 0; i < c->nfiles; i++)
+    if (c->files[i].role == role && c->files[i].target == target &&
+        (role == CC1_LIBRARY || c->files[i].module == module))
+      found = c->files[i].path;
+  return found;
+}
+
+int cc1_load_unit(struct plan *p, const struct cc1_command *c, struct unit *u) {
+  size_t nt = p->opts->ntargets;
+  if (!(u->input = cc1_input(p, c)))
+    return -1;
+  if (c->tag) {
+    size_t n = strspn(c->tag, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+    if (!*c->tag || c->tag[n] || n >= sizeof u->tag)
+      return cc1_usage(p, "invalid --tag=%s (expected up to %zu letters, digits and '_')", c->tag,
+                       sizeof u->tag - 1);
+    snprintf(u->tag, sizeof u->tag, "%s", c->tag);
+  }
+  u->normalized_path = u->input;
+  if (program_load_normalized(u->input, &u->prog) != 0)
+    return -1;
+  u->nmodules = program_module_count(u->prog);
+  u->cells = calloc(u->nmodules * nt + 1, sizeof *u->cells);
+  u->blob_paths = calloc(u->nmodules + 1, sizeof *u->blob_paths);
+  u->cached = calloc(nt + 1, sizeof *u->cached);
+  u->lib_paths = calloc(nt + 1, sizeof *u->lib_paths);
+  u->lib_sha256 = calloc(nt + 1, sizeof *u->lib_sha256);
+  u->lib_hashed = calloc(nt + 1, sizeof *u->lib_hashed);
+  if (!u->cells || !u->blob_paths || !u->cached || !u->lib_paths || !u->lib_sha256 || !u->lib_hashed)
+    BUG("out of memory");
+  return 0;
+}
+
+static const char *value_of(const char *arg, const char *name) {
+  size_t n = strlen(name);
+  return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+/* gpucc's options whose value is the next argument, of those a -cc1 line
+ * has: -x, -e and the kinds' own ("-Xptxas <arg>"). */
+static int takes_separate(const char *a) {
+  if (!strcmp(a, "-x") || !strcmp(a, "-e"))
+    return 1;
+  for (size_t k = 0; target_kinds[k]; k++)
+    for (size_t i = 0; i < target_kinds[k]->noptions; i++)
+      if (target_kinds[k]->options[i].separate && !strcmp(target_kinds[k]->options[i].name, a))
+        return 1;
+  return 0;
+}
+
+/* Splits argv into cc1's own options (above) and gpucc's, which gpucc's
+ * parser reads (their spelling and checks are gpucc's). */
+static int parse(struct plan *p, int argc, char **argv, struct cc1_command *c, struct options *o) {
+  char **rest = calloc((size_t)argc + 1, sizeof *rest);
+  const char **arch = calloc((size_t)argc + 1, sizeof *arch);
+  if (!rest || !arch)
+    BUG("out of memory");
+  int nrest = 0, narch = 0;
+  rest[nrest++] = argv[0];
+  /* Files name their target by position: kept as (arch index, file) and
+   * resolved once the targets are parsed. */
+  struct pending {
+    enum cc1_role role;
+    size_t module;
+    int arch;
+    const char *path;
+  } *pend = calloc((size_t)argc + 1, sizeof *pend);
+  size_t npend = 0;
+  if (!pend)
+    BUG("out of memory");
+  c->outs = calloc((size_t)argc + 1, sizeof *c->outs);
+  if (!c->outs)
+    BUG("out of memory");
+  for (int i = 3; i < argc; i++) {
+    const char *a = argv[i], *v;
+    if (!strcmp(a, "-o")) {
+      if (i + 1 >= argc)
+        return cc1_usage(p, "missing argument to '-o'");
+      c->outs[c->nouts++] = argv[++i];
+    } else if ((v = value_of(a, "--offload-arch"))) {
+      arch[narch++] = v;
+    } else if ((v = value_of(a, "--gpu-module"))) {
+      char *end;
+      unsigned long m = strtoul(v, &end, 10);
+      if (!*v || *end)
+        return cc1_usage(p, "invalid gpu.module number '%s' (expected 0, 1, ...)", v);
+      c->module = m;
+      c->module_given = 1;
+    } else if ((v = value_of(a, "--device-file")) || (v = value_of(a, "--finished-file")) ||
+               (v = value_of(a, "--library"))) {
+      if (narch == 0)
+        return cc1_usage(p, "'%s' needs an --offload-arch= before it", a);
+      enum cc1_role role = a[2] == 'd' ? CC1_DEVICE_FILE : a[2] == 'f' ? CC1_FINISHED_FILE : CC1_LIBRARY;
+      pend[npend++] = (struct pending){role, role == CC1_LIBRARY ? (size_t)-1 : c->module, narch - 1, v};
+    } else if ((v = value_of(a, "--tag"))) {
+      c->tag = v;
+    } else if ((v = value_of(a, "--blob-object"))) {
+      c->blob_object = v;
+    } else if ((v = value_of(a, "--emit-mlir"))) {
+      c->emit_mlir = v;
+    } else if ((v = value_of(a, "--emit-llvm"))) {
+      c->emit_llvm = v;
+    } else {
+      /* gpucc's option, with its separate argument when it takes one. */
+      rest[nrest++] = argv[i];
+      if (takes_separate(a) && i + 1 < argc)
+        rest[nrest++] = argv[++i];
+    }
+  }
+  if (options_parse(nrest, rest, o) != 0) {
+    p->usage_error = 1;
+    return -1;
+  }
+  c->o = o;
+  /* Each --offload-arch= in order; a file belongs to the last one before
+   * it, which may repeat one (pack: module by module). */
+  size_t *index = calloc((size_t)narch + 1, sizeof *index);
+  if (!index)
+    BUG("out of memory");
+  for (int k = 0; k < narch; k++) {
+    struct target t;
+    if (target_parse(arch[k], &t) != 0) {
+      p->usage_error = 1;
+      return -1;
+    }
+    size_t at = 0;
+    while (at < o->ntargets && strcmp(o->targets[at].id, t.id) != 0)
+      at++;
+    if (at == o->ntargets) {
+      struct target *n = realloc(o->targets, (o->ntargets + 1) * sizeof *n);
+      if (!n)
+        BUG("out of memory");
+      o->targets = n;
+      o->targets[o->ntargets++] = t;
+    }
+    index[k] = at;
+  }
+  for (size_t i = 0; i < npend; i++) {
+    struct cc1_file *n = realloc(c->files, (c->nfiles + 1) * sizeof *n);
+    if (!n)
+      BUG("out of memory");
+    c->files = n;
+    c->files[c->nfiles++] = (struct cc1_file){pend[i].role, pend[i].module, index[pend[i].arch],
+                                              pend[i].path};
+  }
+  free(index);
+  free(pend);
+  free(arch);
+  return 0;
+}
+
+static const struct job_kind *find_kind(const char *name) {
+  for (size_t k = 0; job_kinds[k]; k++)
+    if (job_kinds[k]->from_command && !strcmp(job_kinds[k]->name, name))
+      return job_kinds[k];
+  return NULL;
+}
+
+static void list_kinds(char *buf, size_t len) {
+  buf[0] = '\0';
+  for (size_t k = 0; job_kinds[k]; k++)
+    if (job_kinds[k]->from_command) {
+      size_t n = strlen(buf);
+      snprintf(buf + n, len - n, "%s%s", n ? ", " : "", job_kinds[k]->name);
+    }
+}
+
+int cc1_main(int argc, char **argv) {
+  struct plan p;
+  memset(&p, 0, sizeof p);
+  char known[256];
+  list_kinds(known, sizeof known);
+  if (argc < 3) {
+    diag_error("-cc1 needs a job: %s", known);
+    return 2;
+  }
+  const struct job_kind *kind = find_kind(argv[2]);
+  if (!kind) {
+    diag_error("unknown -cc1 job '%s' (expected %s)", argv[2], known);
+    return 2;
+  }
+  static struct options o;
+  struct cc1_command c = {.kind = kind->name};
+  if (parse(&p, argc, argv, &c, &o) != 0)
+    return p.usage_error ? 2 : 1;
+  p.opts = &o;
+  diag_set_caret(!o.no_caret);
+  lowering_set_verbose(o.verbose);
+  if (frontend_init() != 0)
+    return 1;
+  p.units = calloc(2, sizeof *p.units);
+  p.jobs = calloc(1, sizeof *p.jobs);
+  if (!p.units || !p.jobs)
+    BUG("out of memory");
+  p.nunits = 1;
+  p.njobs = 1;
+  struct job *j = &p.jobs[0];
+  j->kind = kind;
+  j->unit = &p.units[0];
+  int rc = kind->from_command(&p, &c, j);
+  if (rc == 0 && !j->what)
+    j->what = xasprintf("-cc1 %s", kind->name);
+  if (rc == 0) {
+    struct job_about about;
+    memset(&about, 0, sizeof about);
+    kind->about(&p, j, &about);
+    crash_set_stage(about.doing, about.subject);
+    rc = kind->run(&p, j);
+  }
+  if (crash_happened())
+    return CRASH_EXIT;
+  if (rc == 0 && diag_error_count() == 0)
+    rc = plan_commit(&p);
+  if (rc != 0 || diag_error_count() > 0)
+    return p.usage_error ? 2 : 1;
+  return 0;
+}
+
+/* The running gpucc, as the lines name it: rerun with the same binary, the
+ * same bytes. */
+static const char *self_path(void) {
+  static char path[PATH_MAX];
+  if (!path[0]) {
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+      snprintf(path, sizeof path, "gpucc");
+    else
+      path[n] = '\0';
+  }
+  return path;
+}
+
+void cc1_line_add(struct cc1_line *l, const char *arg) {
+  if (l->n + 2 > l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    l->argv = realloc(l->argv, l->cap * sizeof *l->argv);
+    if (!l->argv)
+      BUG("out of memory");
+  }
+  l->argv[l->n++] = xasprintf("%s", arg);
+  l->argv[l->n] = NULL;
+}
+
+void cc1_line_addf(struct cc1_line *l, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s;
+  if (vasprintf(&s, fmt, ap) < 0)
+    BUG("out of memory");
+  va_end(ap);
+  cc1_line_add(l, s);
+  free(s);
+}
+
+void cc1_line_start(struct cc1_line *l, const char *kind) {
+  memset(l, 0, sizeof *l);
+  cc1_line_add(l, self_path());
+  cc1_line_add(l, "-cc1");
+  cc1_line_add(l, kind);
+}
+
+void cc1_line_codegen(struct cc1_line *l, int opt, int contract, int debug) {
+  cc1_line_addf(l, "-O%d", opt);
+  cc1_line_addf(l, "-ffp-contract=%s", options_contract_name(contract));
+  if (debug)
+    cc1_line_add(l, "-g");
+}
+
+void cc1_line_kind_args(struct cc1_line *l, const struct options *o, const struct target_kind *kind,
+                        int code_only) {
+  for (size_t i = 0; i < o->nkind_args; i++) {
+    const struct kind_arg *a = &o->kind_args[i];
+    int own = !kind || (a->option >= kind->options && a->option < kind->options + kind->noptions);
+    if (!own || (code_only && !a->option->code))
+      continue;
+    if (a->option->separate) {
+      cc1_line_add(l, a->option->name);
+      cc1_line_add(l, a->value);
+    } else {
+      cc1_line_addf(l, "%s=%s", a->option->name, a->value);
+    }
+  }
+}
+
+void cc1_line_print(FILE *out, struct cc1_line *l) {
+  spawn_print(out, l->argv);
+  for (size_t i = 0; i < l->n; i++)
+    free(l->argv[i]);
+  free(l->argv);
+  memset(l, 0, sizeof *l);
+}
