@@ -1,5 +1,6 @@
-/* cache_stats.c: the cache's statistics file and the --cache-* commands;
- * see cache_stats.h.
+/* cache_stats.c: the cache's statistics file: counting a run's events
+ * and adding them to the file; see cache_stats.h. The --cache-* commands
+ * that read it are cache_commands.c's.
  *
  * The file is text, one "name value" a line, so that a person can read it
  * and a newer gpucc can add lines (unknown ones are kept out, not errors):
@@ -8,10 +9,6 @@
  *   hits_remote 8
  *   misses 17 */
 #include "cache_stats.h"
-
-#include "cache.h"
-#include "diag.h"
-#include "remote_cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,12 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-struct counts {
-  unsigned long long hits_local, hits_remote, misses;
-  long long since; /* when they were last zeroed (seconds since 1970) */
-};
-
-static struct counts pending; /* this run's, not yet in the file */
+static struct cache_counts pending; /* this run's, not yet in the file */
 
 void cache_stats_count(enum cache_event e) {
   switch (e) {
@@ -38,7 +30,7 @@ void cache_stats_count(enum cache_event e) {
   }
 }
 
-static void read_counts(const char *path, struct counts *c) {
+static void read_counts(const char *path, struct cache_counts *c) {
   memset(c, 0, sizeof *c);
   FILE *f = fopen(path, "r");
   if (!f)
@@ -61,7 +53,7 @@ static void read_counts(const char *path, struct counts *c) {
 }
 
 /* Through a temp name unique to this process, then renamed. */
-static int write_counts(const char *dir, const char *path, const struct counts *c) {
+static int write_counts(const char *dir, const char *path, const struct cache_counts *c) {
   char tmp[PATH_MAX + 64];
   snprintf(tmp, sizeof tmp, "%s/stats.tmp.%ld", dir, (long)getpid());
   FILE *f = fopen(tmp, "w");
@@ -97,13 +89,13 @@ static int lock_stats(const char *dir) {
 }
 
 /* Under the lock: read, change (add to, or zero), write. */
-static int update(const char *dir, const struct counts *add, int zero) {
+static int update(const char *dir, const struct cache_counts *add, int zero) {
   char path[PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/stats", dir);
   int fd = lock_stats(dir);
   if (fd < 0)
     return -1;
-  struct counts c;
+  struct cache_counts c;
   read_counts(path, &c);
   if (zero || !c.since) {
     memset(&c, 0, sizeof c);
@@ -117,85 +109,20 @@ static int update(const char *dir, const struct counts *add, int zero) {
   return rc;
 }
 
+int cache_stats_zero(const char *dir) {
+  struct cache_counts none = {0, 0, 0, 0};
+  return update(dir, &none, 1);
+}
+
+void cache_stats_read(const char *dir, struct cache_counts *c) {
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s/stats", dir);
+  read_counts(path, c);
+}
+
 void cache_stats_flush(const char *dir) {
   if (!pending.hits_local && !pending.hits_remote && !pending.misses)
     return;
   if (update(dir, &pending, 0) == 0)
     memset(&pending, 0, sizeof pending);
-}
-
-/* 1536 -> "1.5 KiB" */
-static void human_size(char *out, size_t size, unsigned long long bytes) {
-  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  double v = (double)bytes;
-  int u = 0;
-  while (v >= 1024 && u < 4)
-    v /= 1024, u++;
-  if (u == 0)
-    snprintf(out, size, "%llu bytes", bytes);
-  else
-    snprintf(out, size, "%.1f %s", v, units[u]);
-}
-
-static void show(const char *dir) {
-  char path[PATH_MAX + 32];
-  snprintf(path, sizeof path, "%s/stats", dir);
-  struct counts c;
-  read_counts(path, &c);
-  struct cache_usage u;
-  cache_usage(&u);
-  unsigned long long hits = c.hits_local + c.hits_remote, calls = hits + c.misses;
-  char used[64], limit[64];
-  human_size(used, sizeof used, u.bytes);
-  human_size(limit, sizeof limit, cache_size_limit());
-  printf("cache directory: %s\n", dir);
-  const char *remote = remote_cache_shown_url();
-  printf("remote cache: %s%s\n", remote ? remote : "none",
-         remote && remote_cache_read_only() ? " (read-only)" : "");
-  if (c.since) {
-    char when[64];
-    time_t t = (time_t)c.since;
-    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime(&t));
-    printf("statistics since: %s\n", when);
-  }
-  printf("hits: %llu (local %llu, remote %llu)\n", hits, c.hits_local, c.hits_remote);
-  printf("misses: %llu\n", c.misses);
-  if (calls)
-    printf("hit rate: %.1f%%\n", 100.0 * (double)hits / (double)calls);
-  printf("entries: %llu (%llu files)\n", u.entries, u.files);
-  printf("size on disk: %s (limit %s)\n", used, limit);
-}
-
-int cache_stats_command(int clear, int zero, int show_stats) {
-  const char *dir = cache_directory();
-  if (!dir) {
-    printf("cache: off (GPUCC_CACHE_DIR is empty, or there is no HOME)\n");
-    return 0;
-  }
-  char where[PATH_MAX];
-  snprintf(where, sizeof where, "%s", dir);
-  int rc = 0;
-  if (clear) {
-    struct cache_usage removed;
-    if (cache_clear(&removed) != 0) {
-      diag_error("cannot remove every entry of the cache '%s'", where);
-      rc = 1;
-    }
-    char size[64];
-    human_size(size, sizeof size, removed.bytes);
-    printf("cleared %s: %llu entries (%s) removed\n", where, removed.entries, size);
-  }
-  if (zero) {
-    struct counts none = {0, 0, 0, 0};
-    /* No cache directory yet: nothing to zero. */
-    if (access(where, F_OK) == 0 && update(where, &none, 1) != 0) {
-      diag_error("cannot zero the statistics in '%s'", where);
-      rc = 1;
-    } else {
-      printf("statistics zeroed\n");
-    }
-  }
-  if (show_stats)
-    show(where);
-  return rc;
 }

@@ -16,12 +16,23 @@
 
 enum cache_event { CACHE_HIT_LOCAL, CACHE_HIT_REMOTE, CACHE_MISS };
 
+/* The statistics file's counts. */
+struct cache_counts {
+  unsigned long long hits_local, hits_remote, misses;
+  long long since; /* when they were last zeroed (seconds since 1970) */
+};
+
 /* Counts one event of this run. */
 void cache_stats_count(enum cache_event e);
 /* Adds what this run counted since the last call to <dir>/stats. */
 void cache_stats_flush(const char *dir);
 
-/* The command-line actions, done in this order whatever the order given:
+/* Reads <dir>/stats (zeros when there is none or it cannot be read). */
+void cache_stats_read(const char *dir, struct cache_counts *c);
+/* Zeroes <dir>/stats. Returns 0, or -1 when it cannot be written. */
+int cache_stats_zero(const char *dir);
+
+/* cache_commands.c. The command-line actions, done in this order whatever the order given:
  * --cache-clear (remove every entry), --cache-zero-stats, --cache-stats
  * (print the statistics, the entries and their size, on stdout). Returns
  * the exit status: 0, or 1 when the cache could not be cleared or zeroed. */
