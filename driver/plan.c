@@ -607,25 +607,6 @@ static int plan_link(struct plan *p) {
   return 0;
 }
 
-int plan_open_parts(struct plan *p) {
-  const struct options *o = p->opts;
-  p->parts = calloc(o->ninputs + 1, sizeof *p->parts);
-  if (!p->parts)
-    BUG("out of memory");
-  for (size_t i = 0; i < o->ninputs; i++) {
-    if (o->inputs[i].kind != INPUT_DEVICE)
-      continue;
-    struct device_part *dp = &p->parts[p->nparts++];
-    dp->path = o->inputs[i].arg;
-    if (tmp_read_file(dp->path, &dp->data, &dp->size) != 0)
-      return -1;
-    char err[256];
-    if (fatbin_open(dp->data, dp->size, &dp->fb, err, sizeof err) != 0)
-      return diag_error("'%s' is not a device object file from --device-only: %s", dp->path, err);
-  }
-  return 0;
-}
-
 /* An output that is a directory: said by its name, before anything is
  * made (the rename at the end would name a temp file). */
 static int output_is_directory(const char *out, const char *what) {
@@ -645,26 +626,6 @@ static int output_is_input(const struct options *o, const char *out) {
     struct stat si;
     if (stat(o->inputs[i].arg, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
       return diag_error("input file '%s' is the same as output file", o->inputs[i].arg);
-  }
-  return 0;
-}
-
-int plan_toolchain(struct plan *p, int prepare_kinds) {
-  const struct options *o = p->opts;
-  if (toolchain_find(&p->tc, o->kind_args, o->nkind_args, o->targets, o->ntargets) != 0)
-    return -1;
-  for (size_t t = 0; t < o->ntargets; t++) {
-    const struct target *tg = &o->targets[t];
-    if (tg->info->kind->check && tg->info->kind->check(tg, &p->tc) != 0)
-      return -1;
-  }
-  /* Each kind in use gets ready once (and says what it lacks). */
-  for (size_t k = 0; target_kinds[k] && prepare_kinds; k++) {
-    int used = 0;
-    for (size_t t = 0; t < o->ntargets; t++)
-      used |= o->targets[t].info->kind == target_kinds[k];
-    if (used && target_kinds[k]->prepare && target_kinds[k]->prepare(&p->tc) != 0)
-      return -1;
   }
   return 0;
 }

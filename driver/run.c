@@ -33,11 +33,6 @@ static double now(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Every kind of job: -cc1 finds its jobs here. */
-const struct job_kind *const job_kinds[] = {&job_normalize, &job_device, &job_tool, &job_bundle,
-                                            &job_pack,      &job_host,   &job_fetch, &job_link,
-                                            NULL};
-
 /* What j's kind says of it. */
 static void about(const struct plan *p, const struct job *j, struct job_about *a) {
   memset(a, 0, sizeof *a);
@@ -70,21 +65,6 @@ void plan_print(const struct plan *p) {
   for (size_t i = 0; i < p->njobs; i++)
     p->jobs[i].kind->describe(stdout, p, &p->jobs[i]);
 }
-
-/* What the manifest records of the options that change code. */
-static void code_flags(const struct options *o, char *buf, size_t len) {
-  snprintf(buf, len, "-O%d%s -ffp-contract=%s", options_device_opt(o), o->debug_info ? " -g" : "",
-           options_contract_name(options_device_contract(o)));
-  for (size_t i = 0; i < o->nkind_args; i++) { /* the kinds' options that change code */
-    const struct kind_arg *a = &o->kind_args[i];
-    size_t n = strlen(buf);
-    if (a->option->code)
-      snprintf(buf + n, len - n, a->option->separate ? " %s %s" : " %s=%s", a->option->name, a->value);
-  }
-}
-
-/* For the bundle and pack jobs (job_bundle.c). */
-void plan_code_flags(const struct options *o, char *buf, size_t len) { code_flags(o, buf, len); }
 
 static void set_crash_stage(const struct plan *p, const struct job *j) {
   struct job_about a;

@@ -1,0 +1,66 @@
+/* job_context.c: what plan.c sets up for its jobs and a job run alone by
+ * -cc1 sets up again: the kinds' toolchains, the device objects that
+ * --bundle reads, and the code flags the manifest records. Below plan.c
+ * and the kinds of job (job_*.c), which both call it. */
+#include "job.h"
+
+#include "diag.h"
+#include "fatbin.h"
+#include "options.h"
+#include "targets.h"
+#include "tmp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int plan_toolchain(struct plan *p, int prepare_kinds) {
+  const struct options *o = p->opts;
+  if (toolchain_find(&p->tc, o->kind_args, o->nkind_args, o->targets, o->ntargets) != 0)
+    return -1;
+  for (size_t t = 0; t < o->ntargets; t++) {
+    const struct target *tg = &o->targets[t];
+    if (tg->info->kind->check && tg->info->kind->check(tg, &p->tc) != 0)
+      return -1;
+  }
+  /* Each kind in use gets ready once (and says what it lacks). */
+  for (size_t k = 0; target_kinds[k] && prepare_kinds; k++) {
+    int used = 0;
+    for (size_t t = 0; t < o->ntargets; t++)
+      used |= o->targets[t].info->kind == target_kinds[k];
+    if (used && target_kinds[k]->prepare && target_kinds[k]->prepare(&p->tc) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+int plan_open_parts(struct plan *p) {
+  const struct options *o = p->opts;
+  p->parts = calloc(o->ninputs + 1, sizeof *p->parts);
+  if (!p->parts)
+    BUG("out of memory");
+  for (size_t i = 0; i < o->ninputs; i++) {
+    if (o->inputs[i].kind != INPUT_DEVICE)
+      continue;
+    struct device_part *dp = &p->parts[p->nparts++];
+    dp->path = o->inputs[i].arg;
+    if (tmp_read_file(dp->path, &dp->data, &dp->size) != 0)
+      return -1;
+    char err[256];
+    if (fatbin_open(dp->data, dp->size, &dp->fb, err, sizeof err) != 0)
+      return diag_error("'%s' is not a device object file from --device-only: %s", dp->path, err);
+  }
+  return 0;
+}
+
+/* What the manifest records of the options that change code. */
+void plan_code_flags(const struct options *o, char *buf, size_t len) {
+  snprintf(buf, len, "-O%d%s -ffp-contract=%s", options_device_opt(o), o->debug_info ? " -g" : "",
+           options_contract_name(options_device_contract(o)));
+  for (size_t i = 0; i < o->nkind_args; i++) { /* the kinds' options that change code */
+    const struct kind_arg *a = &o->kind_args[i];
+    size_t n = strlen(buf);
+    if (a->option->code)
+      snprintf(buf + n, len - n, a->option->separate ? " %s %s" : " %s=%s", a->option->name, a->value);
+  }
+}
