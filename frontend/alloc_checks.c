@@ -46,20 +46,20 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
 
 static int report_too_large(MlirOperation op, MlirType t) {
   char text[512];
-  frontend_type_text(t, text, sizeof text);
-  return frontend_error_at(op, "%s is too large: its size in bytes overflows 64 bits", text);
+  ir_type_text(t, text, sizeof text);
+  return ir_error_at(op, "%s is too large: its size in bytes overflows 64 bits", text);
 }
 
 /* The static checks of one op: its results, a global's type, a gpu.func's
  * attributions. */
 static int check_static(MlirOperation op) {
-  if (frontend_op_is(op, "memref.global")) {
+  if (ir_op_is(op, "memref.global")) {
     MlirAttribute t = mlirOperationGetInherentAttributeByName(op, ref("type"));
-    if (!mlirAttributeIsNull(t) && frontend_memref_bytes(mlirTypeAttrGetValue(t)) < 0)
+    if (!mlirAttributeIsNull(t) && ir_memref_bytes(mlirTypeAttrGetValue(t)) < 0)
       return report_too_large(op, mlirTypeAttrGetValue(t));
     return 0;
   }
-  if (frontend_op_is(op, "gpu.func")) {
+  if (ir_op_is(op, "gpu.func")) {
     MlirAttribute ft = mlirOperationGetInherentAttributeByName(op, ref("function_type"));
     MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
     if (mlirAttributeIsNull(ft) || mlirBlockIsNull(entry))
@@ -68,13 +68,13 @@ static int check_static(MlirOperation op) {
     intptr_t nargs = mlirFunctionTypeGetNumInputs(mlirTypeAttrGetValue(ft));
     for (intptr_t i = nargs; i < mlirBlockGetNumArguments(entry); i++) {
       MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, i));
-      if (frontend_memref_bytes(t) < 0)
+      if (ir_memref_bytes(t) < 0)
         return report_too_large(op, t);
     }
     return 0;
   }
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-  return frontend_memref_bytes(t) < 0 ? report_too_large(op, t) : 0;
+  return ir_memref_bytes(t) < 0 ? report_too_large(op, t) : 0;
 }
 
 /* ---- building the checks ---- */
@@ -89,12 +89,12 @@ struct builder {
 
 static MlirValue constant(struct builder *b, MlirOperation at, MlirType t, int64_t v) {
   MlirNamedAttribute a = {mlirIdentifierGet(b->ctx, ref("value")), mlirIntegerAttrGet(t, v)};
-  return frontend_op_before(at, "arith.constant", 0, NULL, t, 1, &a);
+  return ir_op_before(at, "arith.constant", 0, NULL, t, 1, &a);
 }
 
 static MlirValue binary(MlirOperation at, const char *name, MlirValue x, MlirValue y) {
   MlirValue xy[2] = {x, y};
-  return frontend_op_before(at, name, 2, xy, mlirValueGetType(x), 0, NULL);
+  return ir_op_before(at, name, 2, xy, mlirValueGetType(x), 0, NULL);
 }
 
 /* arith.cmpi with predicate p (eq 0, ne 1, slt 2). */
@@ -102,7 +102,7 @@ static MlirValue compare(struct builder *b, MlirOperation at, int64_t p, MlirVal
   MlirNamedAttribute a = {mlirIdentifierGet(b->ctx, ref("predicate")),
                           mlirIntegerAttrGet(b->i64, p)};
   MlirValue xy[2] = {x, y};
-  return frontend_op_before(at, "arith.cmpi", 2, xy, b->i1, 1, &a);
+  return ir_op_before(at, "arith.cmpi", 2, xy, b->i1, 1, &a);
 }
 
 /* x * y as i64: the low half, with *overflow set when the product does not
@@ -130,10 +130,10 @@ static int string_global(struct builder *b, const char *name, const char *s) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(b->module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    if (frontend_op_is(op, "llvm.mlir.global") &&
-        frontend_ref_is(frontend_symbol_ref(op), name))
+    if (ir_op_is(op, "llvm.mlir.global") &&
+        ir_ref_is(ir_symbol_ref(op), name))
       return 0;
-  char *body_text = frontend_string_literal(mlirStringRefCreateFromCString(s));
+  char *body_text = ir_string_literal(mlirStringRefCreateFromCString(s));
   if (!body_text)
     return -1;
   char *text = xasprintf("llvm.mlir.global private constant @%s(\"%s\") {addr_space = 0 : i32}",
@@ -150,7 +150,7 @@ static int string_global(struct builder *b, const char *name, const char *s) {
 static MlirValue address_of(struct builder *b, MlirOperation at, const char *name) {
   MlirNamedAttribute sym = {mlirIdentifierGet(b->ctx, ref("global_name")),
                             mlirFlatSymbolRefAttrGet(b->ctx, ref(name))};
-  return frontend_op_before(at, "llvm.mlir.addressof", 0, NULL, b->ptr, 1, &sym);
+  return ir_op_before(at, "llvm.mlir.addressof", 0, NULL, b->ptr, 1, &sym);
 }
 
 /* The address of the string "file:line:col" for op, before `at`; a null
@@ -158,8 +158,8 @@ static MlirValue address_of(struct builder *b, MlirOperation at, const char *nam
 static MlirValue site(struct builder *b, MlirOperation op, MlirOperation at) {
   char file[1024], name[64];
   unsigned line = 0, col = 0;
-  if (!frontend_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col))
-    return frontend_op_before(at, "llvm.mlir.zero", 0, NULL, b->ptr, 0, NULL);
+  if (!ir_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col))
+    return ir_op_before(at, "llvm.mlir.zero", 0, NULL, b->ptr, 0, NULL);
   const char *slash = strrchr(file, '/');
   char *where = xasprintf("%s:%u:%u", slash ? slash + 1 : file, line, col);
   snprintf(name, sizeof name, "__gpucc_site_%zu", b->nsites++);
@@ -183,7 +183,7 @@ static MlirValue op_name(struct builder *b, MlirOperation op, MlirOperation at) 
  * dependencies; memref.alloc(a)'s come first. */
 static void dynamic_sizes(MlirOperation op, intptr_t *start, intptr_t *count) {
   MlirAttribute seg = mlirOperationGetInherentAttributeByName(op, ref("operandSegmentSizes"));
-  int gpu = frontend_op_is(op, "gpu.alloc");
+  int gpu = ir_op_is(op, "gpu.alloc");
   *start = gpu ? mlirDenseI32ArrayGetElement(seg, 0) : 0;
   *count = mlirDenseI32ArrayGetElement(seg, gpu ? 1 : 0);
 }
@@ -191,7 +191,7 @@ static void dynamic_sizes(MlirOperation op, intptr_t *start, intptr_t *count) {
 /* Before op: the checked size computation and the call on failure. */
 static int check_dynamic(struct builder *b, MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-  int64_t elt = frontend_element_bytes(mlirShapedTypeGetElementType(t));
+  int64_t elt = ir_element_bytes(mlirShapedTypeGetElementType(t));
   intptr_t start, count;
   dynamic_sizes(op, &start, &count);
   intptr_t rank = mlirShapedTypeGetRank(t);
@@ -202,11 +202,11 @@ static int check_dynamic(struct builder *b, MlirOperation op) {
   MlirValue negative = constant(b, op, b->i1, 0), overflow = negative, empty = negative;
   MlirValue *dims = malloc((size_t)rank * sizeof *dims);
   if (!dims)
-    return frontend_error_at(op, "internal: out of memory");
+    return ir_error_at(op, "internal: out of memory");
   for (intptr_t i = 0, k = start; i < rank; i++) {
     if (mlirShapedTypeIsDynamicDim(t, i)) {
       MlirValue size = mlirOperationGetOperand(op, k++);
-      dims[i] = frontend_op_before(op, "arith.index_cast", 1, &size, b->i64, 0, NULL);
+      dims[i] = ir_op_before(op, "arith.index_cast", 1, &size, b->i64, 0, NULL);
       negative = binary(op, "arith.ori", negative, compare(b, op, 2, dims[i], zero));
       empty = binary(op, "arith.ori", empty, compare(b, op, 0, dims[i], zero));
     } else {
@@ -224,7 +224,7 @@ static int check_dynamic(struct builder *b, MlirOperation op) {
   MlirValue failed =
       binary(op, "arith.ori", negative, binary(op, "arith.andi", overflow, nonempty));
   MlirOperation yield, else_yield;
-  frontend_if_before(op, failed, (MlirType){NULL}, &yield, &else_yield);
+  ir_if_before(op, failed, (MlirType){NULL}, &yield, &else_yield);
 
   /* The sizes as memref<?xi64>, for the message. */
   char text[64];
@@ -232,20 +232,20 @@ static int check_dynamic(struct builder *b, MlirOperation op) {
   MlirType fixed = mlirTypeParseGet(b->ctx, ref(text));
   MlirNamedAttribute seg = {mlirIdentifierGet(b->ctx, ref("operandSegmentSizes")),
                             mlirDenseI32ArrayGet(b->ctx, 2, (const int32_t[]){0, 0})};
-  MlirValue sizes = frontend_op_before(yield, "memref.alloca", 0, NULL, fixed, 1, &seg);
+  MlirValue sizes = ir_op_before(yield, "memref.alloca", 0, NULL, fixed, 1, &seg);
   for (intptr_t i = 0; i < rank; i++) {
     MlirNamedAttribute v = {mlirIdentifierGet(b->ctx, ref("value")), mlirIntegerAttrGet(index, i)};
-    MlirValue at[3] = {dims[i], sizes, frontend_op_before(yield, "arith.constant", 0, NULL, index, 1, &v)};
-    frontend_op_before(yield, "memref.store", 3, at, (MlirType){NULL}, 0, NULL);
+    MlirValue at[3] = {dims[i], sizes, ir_op_before(yield, "arith.constant", 0, NULL, index, 1, &v)};
+    ir_op_before(yield, "memref.store", 3, at, (MlirType){NULL}, 0, NULL);
   }
   free(dims);
-  MlirValue any = frontend_op_before(yield, "memref.cast", 1, &sizes,
+  MlirValue any = ir_op_before(yield, "memref.cast", 1, &sizes,
                                      mlirTypeParseGet(b->ctx, ref("memref<?xi64>")), 0, NULL);
   MlirValue args[4] = {site(b, op, yield), op_name(b, op, yield), constant(b, yield, b->i64, elt),
                        any};
   if (mlirValueIsNull(args[0]) || mlirValueIsNull(args[1]))
-    return frontend_error_at(op, "internal: cannot build the allocation's size check");
-  frontend_call_before(yield, SIZE_FAILED_FN, 4, args, 0, NULL);
+    return ir_error_at(op, "internal: cannot build the allocation's size check");
+  ir_call_before(yield, SIZE_FAILED_FN, 4, args, 0, NULL);
   b->declared_size_failed = 1;
   return 0;
 }
@@ -254,17 +254,17 @@ static int check_dynamic(struct builder *b, MlirOperation op) {
 static int mark_dealloc(struct builder *b, MlirOperation op) {
   char file[1024];
   unsigned line, col;
-  if (!frontend_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col))
+  if (!ir_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col))
     return 0;
   MlirValue where = site(b, op, op);
   if (mlirValueIsNull(where))
-    return frontend_error_at(op, "internal: cannot build the deallocation's site");
-  frontend_call_before(op, SITE_FN, 1, &where, 0, NULL);
+    return ir_error_at(op, "internal: cannot build the deallocation's site");
+  ir_call_before(op, SITE_FN, 1, &where, 0, NULL);
   b->declared_site = 1;
   return 0;
 }
 
-static int in_host_code(MlirOperation op) { return !frontend_in_device_code(op); }
+static int in_host_code(MlirOperation op) { return !ir_in_device_code(op); }
 
 int frontend_alloc_checks(MlirModule module) {
   static const char *const statics[] = {"gpu.alloc", "memref.alloc", "memref.alloca",
@@ -273,7 +273,7 @@ int frontend_alloc_checks(MlirModule module) {
   static const char *const deallocs[] = {"gpu.dealloc", NULL};
   MlirOperation top = mlirModuleGetOperation(module);
   MlirOperation *ops;
-  size_t n = frontend_find_ops(top, statics, NULL, &ops);
+  size_t n = ir_find_ops(top, statics, NULL, &ops);
   int rc = 0;
   for (size_t i = 0; i < n; i++)
     rc |= check_static(ops[i]);
@@ -287,19 +287,19 @@ int frontend_alloc_checks(MlirModule module) {
                       .i1 = mlirIntegerTypeGet(ctx, 1),
                       .i64 = mlirIntegerTypeGet(ctx, 64),
                       .ptr = mlirTypeParseGet(ctx, ref("!llvm.ptr"))};
-  n = frontend_find_ops(top, dynamics, in_host_code, &ops);
+  n = ir_find_ops(top, dynamics, in_host_code, &ops);
   for (size_t i = 0; i < n && rc == 0; i++)
     rc = check_dynamic(&b, ops[i]);
   free(ops);
-  n = frontend_find_ops(top, deallocs, in_host_code, &ops);
+  n = ir_find_ops(top, deallocs, in_host_code, &ops);
   for (size_t i = 0; i < n && rc == 0; i++)
     rc = mark_dealloc(&b, ops[i]);
   free(ops);
   if (rc == 0 && b.declared_size_failed)
-    rc = frontend_add_function(top, SIZE_FAILED_FN,
+    rc = ir_add_function(top, SIZE_FAILED_FN,
                                "func.func private @" SIZE_FAILED_FN
                                "(!llvm.ptr, !llvm.ptr, i64, memref<?xi64>)");
   if (rc == 0 && b.declared_site)
-    rc = frontend_add_function(top, SITE_FN, "func.func private @" SITE_FN "(!llvm.ptr)");
+    rc = ir_add_function(top, SITE_FN, "func.func private @" SITE_FN "(!llvm.ptr)");
   return rc;
 }

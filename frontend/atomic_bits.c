@@ -47,12 +47,12 @@ static MlirType bits_type(MlirType t) {
 
 /* memref<... x F> as memref<... x iN>: same shape, layout and memory space. */
 static MlirType integer_memref(MlirType m, MlirType bits) {
-  return frontend_memref_like(m, bits, mlirAttributeGetNull());
+  return ir_memref_like(m, bits, mlirAttributeGetNull());
 }
 
 /* `%out = arith.bitcast %v : from to `to`` before `at`. */
 static MlirValue bitcast_before(MlirOperation at, MlirValue v, MlirType to) {
-  return frontend_op_before(at, "arith.bitcast", 1, &v, to, 0, NULL);
+  return ir_op_before(at, "arith.bitcast", 1, &v, to, 0, NULL);
 }
 
 static int has_float_memref(MlirOperation op) {
@@ -69,7 +69,7 @@ static void rewrite(MlirOperation op) {
   if (mlirTypeIsNull(imtype))
     return; /* out of memory: left as it was, the lowering reports it */
 
-  MlirValue view = frontend_op_before(op, "builtin.unrealized_conversion_cast", 1, &memref,
+  MlirValue view = ir_op_before(op, "builtin.unrealized_conversion_cast", 1, &memref,
                                       imtype, 0, NULL);
   mlirOperationSetOperand(op, 0, view);
 
@@ -119,7 +119,7 @@ static void product_to_generic(MlirOperation op) {
   MlirOperation yield = mlirOperationCreate(&ys);
   mlirBlockAppendOwnedOperation(body, yield);
   MlirValue args[2] = {mlirBlockGetArgument(body, 0), value};
-  MlirValue n = frontend_op_before(yield, product_op(op), 2, args, t, 0, NULL);
+  MlirValue n = ir_op_before(yield, product_op(op), 2, args, t, 0, NULL);
   mlirOperationSetOperands(yield, 1, &n);
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, body);
@@ -141,13 +141,13 @@ static void product_to_generic(MlirOperation op) {
 void frontend_rewrite_atomics(MlirModule module) {
   static const char *const rmw[] = {"memref.atomic_rmw", NULL};
   MlirOperation *products;
-  size_t np = frontend_find_ops(mlirModuleGetOperation(module), rmw, is_product, &products);
+  size_t np = ir_find_ops(mlirModuleGetOperation(module), rmw, is_product, &products);
   for (size_t i = 0; i < np; i++)
     product_to_generic(products[i]);
   free(products);
   static const char *const names[] = {"memref.generic_atomic_rmw", NULL};
   MlirOperation *ops;
-  size_t n = frontend_find_ops(mlirModuleGetOperation(module), names, has_float_memref, &ops);
+  size_t n = ir_find_ops(mlirModuleGetOperation(module), names, has_float_memref, &ops);
   for (size_t i = 0; i < n; i++)
     rewrite(ops[i]);
   free(ops);

@@ -37,7 +37,7 @@ static int read_in_child(void *arg) {
   if (mlirModuleIsNull(m))
     return 1;
   size_t len;
-  char *text = frontend_print_op(mlirModuleGetOperation(m), 1, &len);
+  char *text = ir_print_op(mlirModuleGetOperation(m), 1, &len);
   int rc = tmp_write_file(r->text_path, text, len) == 0 ? 0 : 1;
   return rc;
 }
@@ -64,7 +64,7 @@ int frontend_bytecode_to_text(const char *path, const char *shown, const char **
   if (wait_for(pid, &status) != 0)
     return diag_error("cannot wait for the bytecode reader: %s", strerror(errno));
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    frontend_alias_file(r.text_path, shown);
+    ir_alias_file(r.text_path, shown);
     *text_path = r.text_path;
     return 0;
   }

@@ -38,7 +38,7 @@ static enum diag_severity severity_of(MlirDiagnosticSeverity s) {
  * malloc'ed, or NULL. */
 static char *current_operation(MlirDiagnostic d) {
   for (intptr_t i = 0, n = mlirDiagnosticGetNumNotes(d); i < n; i++) {
-    char *note = frontend_diagnostic_text(mlirDiagnosticGetNote(d, i));
+    char *note = ir_diagnostic_text(mlirDiagnosticGetNote(d, i));
     if (note && strncmp(note, "see current operation", 21) == 0)
       return note;
     free(note);
@@ -47,7 +47,7 @@ static char *current_operation(MlirDiagnostic d) {
 }
 
 static void emit(MlirDiagnostic d, enum diag_severity sev) {
-  char *msg = frontend_diagnostic_text(d);
+  char *msg = ir_diagnostic_text(d);
   const char *text = msg ? msg : "";
   if (sev == DIAG_NOTE && strncmp(text, "see current operation", 21) == 0) {
     free(msg);
@@ -55,14 +55,14 @@ static void emit(MlirDiagnostic d, enum diag_severity sev) {
   }
   char file[1024];
   unsigned line = 0, col = 0;
-  int located = frontend_resolve_location(mlirDiagnosticGetLocation(d), file, sizeof file, &line, &col);
+  int located = ir_resolve_location(mlirDiagnosticGetLocation(d), file, sizeof file, &line, &col);
   /* MLIR's launch type check names the argument, not the types. */
   char *op = sev == DIAG_ERROR ? current_operation(d) : NULL;
   char *explained = op ? frontend_launch_mismatch_explained(text, op, located ? file : NULL) : NULL;
   if (explained)
     text = explained;
   if (located)
-    diag_at(sev, frontend_display_name(file), line, col, "%s", text);
+    diag_at(sev, ir_display_name(file), line, col, "%s", text);
   else
     diag_at(sev, NULL, 0, 0, "%s", text);
   free(explained);
@@ -73,12 +73,12 @@ static void emit(MlirDiagnostic d, enum diag_severity sev) {
 static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
   MlirDiagnosticSeverity s = mlirDiagnosticGetSeverity(d);
   /* Remarks (e.g. device-library lookups) are noise for a driver user. */
-  if (s == MlirDiagnosticRemark || frontend_hold_diagnostic(d, s))
+  if (s == MlirDiagnosticRemark || ir_hold_diagnostic(d, s))
     return mlirLogicalResultSuccess();
   emit(d, severity_of(s));
   for (intptr_t i = 0, n = mlirDiagnosticGetNumNotes(d); i < n; i++)
     emit(mlirDiagnosticGetNote(d, i), DIAG_NOTE);
-  const char *activity = frontend_activity();
+  const char *activity = ir_activity();
   if (s == MlirDiagnosticError && activity)
     diag_note("in %s", activity);
   return mlirLogicalResultSuccess();
@@ -89,7 +89,7 @@ static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *ud) {
  * naming what was being compiled. */
 static void on_llvm_fatal(const char *reason) {
   static char what[2048];
-  const char *activity = frontend_activity();
+  const char *activity = ir_activity();
   snprintf(what, sizeof what, "LLVM fatal error: %s%s%s%s", reason, activity ? " (in " : "",
            activity ? activity : "", activity ? ")" : "");
   crash_fatal(what);

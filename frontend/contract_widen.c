@@ -48,14 +48,14 @@ static void widen_operand(MlirOperation op, intptr_t i, MlirType to) {
     free(shape);
     free(scalable);
   }
-  MlirValue ext = frontend_op_before(op, fp ? "arith.extf" : "arith.extsi", 1, &v, wide, 0, NULL);
+  MlirValue ext = ir_op_before(op, fp ? "arith.extf" : "arith.extsi", 1, &v, wide, 0, NULL);
   mlirOperationSetOperand(op, i, ext);
 }
 
 void frontend_widen_contractions(MlirOperation root) {
   static const char *const names[] = {"vector.contract", NULL};
   MlirOperation *ops;
-  size_t n = frontend_find_ops(root, names, NULL, &ops);
+  size_t n = ir_find_ops(root, names, NULL, &ops);
   for (size_t i = 0; i < n; i++) {
     if (mlirOperationGetNumOperands(ops[i]) < 3)
       continue;

@@ -29,8 +29,8 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
  * of hand-managed memory ("memory free side-effect ... not supported"). */
 static MlirWalkResult find_refused(MlirOperation op, void *found) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (frontend_ref_starts(name, "gpu.") || frontend_ref_is(name, "memref.dealloc") ||
-      frontend_ref_is(name, "memref.realloc")) {
+  if (ir_ref_starts(name, "gpu.") || ir_ref_is(name, "memref.dealloc") ||
+      ir_ref_is(name, "memref.realloc")) {
     *(int *)found = 1;
     return MlirWalkResultInterrupt;
   }
@@ -70,7 +70,7 @@ static int is_parked(const struct call_search *cs, MlirStringRef name) {
 
 static MlirWalkResult find_parked_call(MlirOperation op, void *ud) {
   struct call_search *cs = ud;
-  if (!frontend_op_is(op, "func.call"))
+  if (!ir_op_is(op, "func.call"))
     return MlirWalkResultAdvance;
   int memref_result = 0;
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
@@ -91,7 +91,7 @@ static int calls_parked(MlirOperation fn, const struct parked *p, size_t np) {
 }
 
 static int is_definition(MlirOperation op) {
-  return frontend_op_is(op, "func.func") &&
+  return ir_op_is(op, "func.func") &&
          !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
 }
 
@@ -100,10 +100,10 @@ int frontend_free_buffers(MlirModule module, const char *pipeline) {
   size_t n = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    n += frontend_op_is(op, "func.func");
+    n += ir_op_is(op, "func.func");
   struct parked *p = calloc(n ? n : 1, sizeof *p);
   if (!p)
-    return frontend_error_at(mlirModuleGetOperation(module), "out of memory");
+    return ir_error_at(mlirModuleGetOperation(module), "out of memory");
   MlirContext ctx = mlirModuleGetContext(module);
   size_t np = 0;
   /* The functions it refuses, then (to a fixed point) their callers that
@@ -134,7 +134,7 @@ int frontend_free_buffers(MlirModule module, const char *pipeline) {
     mlirOperationSetInherentAttributeByName(op, ref("sym_visibility"),
                                             mlirStringAttrGet(ctx, ref("private")));
   }
-  int rc = frontend_run_pipeline(module, pipeline);
+  int rc = ir_run_pipeline(module, pipeline);
   for (size_t i = 0; i < np; i++) {
     mlirRegionTakeBody(mlirOperationGetRegion(p[i].fn, 0), p[i].body);
     mlirRegionDestroy(p[i].body);

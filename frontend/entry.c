@@ -42,7 +42,7 @@ static void type_text(MlirOperation f, char *buf, size_t size) {
   MlirAttribute t = mlirOperationGetAttributeByName(f, ref("function_type"));
   buf[0] = '\0';
   if (!mlirAttributeIsNull(t) && mlirAttributeIsAType(t))
-    frontend_type_text(mlirTypeAttrGetValue(t), buf, size);
+    ir_type_text(mlirTypeAttrGetValue(t), buf, size);
 }
 
 /* Splits a function type's text into its result and its argument list. */
@@ -50,7 +50,7 @@ static void split_type(MlirOperation f, char *result, char *args, size_t size) {
   char t[512];
   type_text(f, t, sizeof t);
   result[0] = args[0] = '\0';
-  if (frontend_op_is(f, "llvm.func")) { /* !llvm.func<R (A)> */
+  if (ir_op_is(f, "llvm.func")) { /* !llvm.func<R (A)> */
     char *lt = strchr(t, '<'), *paren = strstr(t, " (");
     char *close = strrchr(t, ')');
     if (lt && paren && close && paren > lt) {
@@ -94,7 +94,7 @@ static void symbol(char *buf, size_t size, const char *name) {
 static int rename_function(MlirModule module, MlirOperation f, const char *from, const char *to) {
   MlirOperation top = mlirModuleGetOperation(module);
   if (mlirLogicalResultIsFailure(mlirSymbolTableReplaceAllSymbolUses(ref(from), ref(to), top)))
-    return frontend_error_at(f, "cannot rename '@%s' out of the way of the entry point", from);
+    return ir_error_at(f, "cannot rename '@%s' out of the way of the entry point", from);
   mlirOperationSetAttributeByName(f, ref("sym_name"),
                                   mlirStringAttrGet(mlirOperationGetContext(f), ref(to)));
   return 0;
@@ -105,7 +105,7 @@ static int declared(MlirModule module, const char *name) {
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute a = mlirOperationGetAttributeByName(op, ref("sym_name"));
     if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
-        frontend_ref_is(mlirStringAttrGetValue(a), name))
+        ir_ref_is(mlirStringAttrGetValue(a), name))
       return 1;
   }
   return 0;
@@ -117,7 +117,7 @@ static int write_main(MlirModule module, MlirOperation f, const char *callee, en
                       const char *result) {
   char sym[1024], text[6144];
   symbol(sym, sizeof sym, callee);
-  const char *call = frontend_op_is(f, "llvm.func") ? "llvm.call" : "func.call";
+  const char *call = ir_op_is(f, "llvm.func") ? "llvm.call" : "func.call";
   const char *print = kind == RESULT_F32 ? "gpuccPrintEntryResultF32" : "gpuccPrintEntryResultI64";
   char body[2400];
   switch (kind) {
@@ -139,7 +139,7 @@ static int write_main(MlirModule module, MlirOperation f, const char *callee, en
    * program declares it already). */
   char stub[1200], decl[160];
   const char *ret = kind == RESULT_VOID ? "" : result;
-  if (frontend_op_is(f, "llvm.func"))
+  if (ir_op_is(f, "llvm.func"))
     snprintf(stub, sizeof stub, "  llvm.func %s() -> %s\n", sym, kind == RESULT_VOID ? "!llvm.void" : ret);
   else
     snprintf(stub, sizeof stub, "  func.func private %s() -> (%s)\n", sym, ret);
@@ -166,7 +166,7 @@ static int write_main(MlirModule module, MlirOperation f, const char *callee, en
 
 int frontend_entry(MlirModule module, const char *entry, const char *want) {
   const char *name = entry ? entry : "main";
-  MlirOperation f = frontend_find_function(module, name);
+  MlirOperation f = ir_find_function(module, name);
   if (mlirOperationIsNull(f))
     return 0; /* not in this input; the driver says so when no input has it */
   char result[256], args[256];
@@ -174,20 +174,20 @@ int frontend_entry(MlirModule module, const char *entry, const char *want) {
   enum result kind = result_kind(result);
   if (!entry) {
     if (strstr(args, "memref<") || strstr(args, "tensor<"))
-      return frontend_error_at(f, "'@main' takes (%s): a program's main gets argc and argv from "
+      return ir_error_at(f, "'@main' takes (%s): a program's main gets argc and argv from "
                                   "the system, not memrefs; use -e to start in another function",
                                args);
-    if (!(frontend_op_is(f, "llvm.func") && kind == RESULT_VOID))
+    if (!(ir_op_is(f, "llvm.func") && kind == RESULT_VOID))
       return 0;
   } else {
     if (args[0])
-      return frontend_error_at(f, "'@%s' takes (%s); -e runs a function that takes no arguments",
+      return ir_error_at(f, "'@%s' takes (%s); -e runs a function that takes no arguments",
                                name, args);
     if (kind == RESULT_OTHER)
-      return frontend_error_at(f, "'@%s' returns %s; -e runs a function returning nothing, i32, "
+      return ir_error_at(f, "'@%s' returns %s; -e runs a function returning nothing, i32, "
                                   "i64 or f32", name, result);
     if (want && strcmp(want, result_names[kind]))
-      return frontend_error_at(f, "'@%s' returns %s, not %s (--entry-point-result=%s)", name,
+      return ir_error_at(f, "'@%s' returns %s, not %s (--entry-point-result=%s)", name,
                                kind == RESULT_VOID ? "nothing" : result, want, want);
   }
   /* main is about to be written: an entry of that name, or another
@@ -198,7 +198,7 @@ int frontend_entry(MlirModule module, const char *entry, const char *want) {
     if (rename_function(module, f, "main", callee) != 0)
       return -1;
   } else {
-    MlirOperation other = frontend_find_function(module, "main");
+    MlirOperation other = ir_find_function(module, "main");
     if (!mlirOperationIsNull(other) && rename_function(module, other, "main", "__gpucc_unused_main") != 0)
       return -1;
   }

@@ -34,7 +34,7 @@ static MlirOperation origin(MlirValue v) {
     MlirOperation op = mlirOpResultGetOwner(v);
     int view = 0;
     for (size_t i = 0; views[i] && !view; i++)
-      view = frontend_op_is(op, views[i]);
+      view = ir_op_is(op, views[i]);
     if (!view || mlirOperationGetNumOperands(op) == 0)
       return op;
     v = mlirOperationGetOperand(op, 0);
@@ -43,9 +43,9 @@ static MlirOperation origin(MlirValue v) {
 }
 
 static int host_made(MlirOperation op) {
-  return !mlirOperationIsNull(op) && !frontend_in_device_code(op) &&
-         (frontend_op_is(op, "memref.alloc") || frontend_op_is(op, "memref.alloca") ||
-          frontend_op_is(op, "memref.get_global"));
+  return !mlirOperationIsNull(op) && !ir_in_device_code(op) &&
+         (ir_op_is(op, "memref.alloc") || ir_op_is(op, "memref.alloca") ||
+          ir_op_is(op, "memref.get_global"));
 }
 
 static int enabled;
@@ -59,8 +59,8 @@ void frontend_warn_host_memory(MlirModule module) {
   static const char *const registers[] = {"gpu.host_register", NULL};
   static const char *const launches[] = {"gpu.launch_func", NULL};
   MlirOperation *regs, *ls;
-  size_t nregs = frontend_find_ops(top, registers, NULL, &regs);
-  size_t nls = frontend_find_ops(top, launches, NULL, &ls);
+  size_t nregs = ir_find_ops(top, registers, NULL, &regs);
+  size_t nls = ir_find_ops(top, launches, NULL, &ls);
   MlirOperation *registered = calloc(nregs + 1, sizeof *registered);
   if (!registered)
     BUG("out of memory");
@@ -70,7 +70,7 @@ void frontend_warn_host_memory(MlirModule module) {
                         : (MlirOperation){NULL};
   for (size_t l = 0; l < nls; l++) {
     intptr_t start, count;
-    frontend_launch_operands(ls[l], &start, &count);
+    ir_launch_operands(ls[l], &start, &count);
     for (intptr_t a = 0; a < count; a++) {
       MlirValue v = mlirOperationGetOperand(ls[l], start + a);
       if (!mlirTypeIsAMemRef(mlirValueGetType(v)))
@@ -85,16 +85,16 @@ void frontend_warn_host_memory(MlirModule module) {
         continue;
       char kernel[512], where[1100] = "", file[1024], msg[2048];
       MlirAttribute k = mlirOperationGetAttributeByName(ls[l], mlirStringRefCreateFromCString("kernel"));
-      frontend_attr_text(k, kernel, sizeof kernel);
+      ir_attr_text(k, kernel, sizeof kernel);
       unsigned line = 0, col = 0;
-      if (frontend_location(mlirOperationGetLocation(made), file, sizeof file, &line, &col))
-        snprintf(where, sizeof where, " at %s:%u:%u", frontend_display_name(file), line, col);
+      if (ir_location(mlirOperationGetLocation(made), file, sizeof file, &line, &col))
+        snprintf(where, sizeof where, " at %s:%u:%u", ir_display_name(file), line, col);
       MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(made));
       snprintf(msg, sizeof msg,
                "argument %ld of the launch of %s is host memory (%.*s%s): a GPU cannot read it; "
                "use gpu.alloc and gpu.memcpy, or gpu.host_register",
                (long)a + 1, kernel, (int)name.length, name.data, where);
-      frontend_warning_at(ls[l], "%s", msg);
+      ir_warning_at(ls[l], "%s", msg);
     }
   }
   free(registered);

@@ -67,7 +67,7 @@ static int pointer_space(MlirType t) {
     return v == 0 || v == 1 ? (int)v : -1;
   }
   char text[64];
-  frontend_attr_text(s, text, sizeof text);
+  ir_attr_text(s, text, sizeof text);
   return strcmp(text, "#gpu.address_space<global>") == 0 ? 1 : -1;
 }
 
@@ -300,11 +300,11 @@ static int sizes_unread(MlirValue m, int depth) {
     intptr_t at = (intptr_t)mlirOpOperandGetOperandNumber(u);
     int ok = 0;
     for (size_t i = 0; i < sizeof size_blind_uses / sizeof size_blind_uses[0] && !ok; i++)
-      ok = frontend_op_is(user, size_blind_uses[i].name) && at == size_blind_uses[i].operand;
-    if (!ok && at == 0 && (frontend_op_is(user, "memref.subview") || frontend_op_is(user, "memref.cast") ||
-                           frontend_op_is(user, "memref.assume_alignment")))
+      ok = ir_op_is(user, size_blind_uses[i].name) && at == size_blind_uses[i].operand;
+    if (!ok && at == 0 && (ir_op_is(user, "memref.subview") || ir_op_is(user, "memref.cast") ||
+                           ir_op_is(user, "memref.assume_alignment")))
       ok = mlirOperationGetNumResults(user) == 1 && sizes_unread(mlirOperationGetResult(user, 0), depth + 1);
-    if (!ok && frontend_op_is(user, "memref.extract_strided_metadata")) {
+    if (!ok && ir_op_is(user, "memref.extract_strided_metadata")) {
       intptr_t rank = (mlirOperationGetNumResults(user) - 2) / 2;
       ok = 1;
       for (intptr_t d = 0; d < rank && ok; d++)
@@ -355,7 +355,7 @@ static void erase_unused_views(MlirValue m, int depth) {
     u = mlirOpOperandGetNextUse(u); /* before user may go */
     int view = 0;
     for (size_t i = 0; views[i] && !view; i++)
-      view = frontend_op_is(user, views[i]);
+      view = ir_op_is(user, views[i]);
     if (!view || mlirOperationGetNumResults(user) != 1)
       continue;
     erase_unused_views(mlirOperationGetResult(user, 0), depth + 1);
@@ -400,11 +400,11 @@ static MlirOperation allocation_of(MlirValue m) {
                                       "memref.assume_alignment", "memref.memory_space_cast", NULL};
   for (int depth = 0; depth < 64 && mlirValueIsAOpResult(m); depth++) {
     MlirOperation def = mlirOpResultGetOwner(m);
-    if (frontend_op_is(def, "gpu.alloc") || frontend_op_is(def, "memref.alloc"))
+    if (ir_op_is(def, "gpu.alloc") || ir_op_is(def, "memref.alloc"))
       return def;
     int view = 0;
     for (size_t i = 0; views[i] && !view; i++)
-      view = frontend_op_is(def, views[i]);
+      view = ir_op_is(def, views[i]);
     if (!view)
       break;
     m = mlirOperationGetOperand(def, 0);
@@ -426,7 +426,7 @@ static int own_buffer(MlirValue *const *ops, size_t nsites, intptr_t nargs, intp
     for (intptr_t j = 0; j < nargs; j++) {
       MlirType t = mlirValueGetType(ops[s][j]);
       char text[16];
-      frontend_type_text(t, text, sizeof text);
+      ir_type_text(t, text, sizeof text);
       if (!strncmp(text, "!llvm.ptr", 9)) /* a pointer into anything */
         return 0;
       if (j == arg || !(mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t)))
@@ -463,7 +463,7 @@ struct site {
 static void set_kernel_operands(MlirOperation launch, intptr_t count, const MlirValue *kernel_ops) {
   MlirContext ctx = mlirOperationGetContext(launch);
   intptr_t start, old;
-  frontend_launch_operands(launch, &start, &old);
+  ir_launch_operands(launch, &start, &old);
   intptr_t total = mlirOperationGetNumOperands(launch), rest = total - start - old;
   MlirValue *ops = xcalloc((size_t)(start + count + rest), sizeof *ops);
   for (intptr_t i = 0; i < start; i++)
@@ -662,22 +662,22 @@ static void rewrite_kernel(MlirOperation fn, struct site *sites, size_t nsites) 
 /* --- the program ------------------------------------------------------------- */
 
 static int is_kernel(MlirOperation op) {
-  return frontend_op_is(op, "gpu.func") &&
+  return ir_op_is(op, "gpu.func") &&
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))) &&
          !mlirRegionIsNull(mlirOperationGetRegion(op, 0)) &&
          !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
 }
 
 /* The launches of kernel fn in module `mod`, with their kernel operands. */
-static size_t sites_of(MlirOperation mod, MlirOperation fn, const struct frontend_launch_index *ix,
+static size_t sites_of(MlirOperation mod, MlirOperation fn, const struct ir_launch_index *ix,
                        struct site **out) {
   size_t nlaunches;
-  const MlirOperation *launches = frontend_launch_index_find(ix, mod, fn, &nlaunches);
+  const MlirOperation *launches = ir_launch_index_find(ix, mod, fn, &nlaunches);
   struct site *sites = xcalloc(nlaunches + 1, sizeof *sites);
   size_t n = 0;
   for (size_t i = 0; i < nlaunches; i++) {
     intptr_t start, count;
-    frontend_launch_operands(launches[i], &start, &count);
+    ir_launch_operands(launches[i], &start, &count);
     sites[n].launch = launches[i];
     sites[n].old = xcalloc((size_t)count, sizeof *sites[n].old);
     for (intptr_t k = 0; k < count; k++)
@@ -691,9 +691,9 @@ static size_t sites_of(MlirOperation mod, MlirOperation fn, const struct fronten
 int frontend_kernel_abi(MlirModule module) {
   static const char *const launch_names[] = {"gpu.launch_func", NULL};
   MlirOperation *launches, *mods;
-  size_t nlaunches = frontend_find_ops(mlirModuleGetOperation(module), launch_names, NULL, &launches);
-  size_t nmods = frontend_gpu_modules(module, &mods);
-  struct frontend_launch_index *ix = frontend_launch_index_new(launches, nlaunches);
+  size_t nlaunches = ir_find_ops(mlirModuleGetOperation(module), launch_names, NULL, &launches);
+  size_t nmods = ir_gpu_modules(module, &mods);
+  struct ir_launch_index *ix = ir_launch_index_new(launches, nlaunches);
   for (size_t m = 0; m < nmods; m++) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(mods[m], 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -708,7 +708,7 @@ int frontend_kernel_abi(MlirModule module) {
       free(sites);
     }
   }
-  frontend_launch_index_free(ix);
+  ir_launch_index_free(ix);
   free(mods);
   free(launches);
   if (!mlirOperationVerify(mlirModuleGetOperation(module)))

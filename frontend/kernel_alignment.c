@@ -33,7 +33,7 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
 /* The kernel operand `arg` of a launch, or a null value. */
 static MlirValue kernel_operand(MlirOperation launch, intptr_t arg) {
   intptr_t start, count;
-  frontend_launch_operands(launch, &start, &count);
+  ir_launch_operands(launch, &start, &count);
   MlirValue none = {NULL};
   return arg < count ? mlirOperationGetOperand(launch, start + arg) : none;
 }
@@ -45,9 +45,9 @@ static uint64_t known_alignment(MlirValue v) {
   if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v) || mlirOpResultGetResultNumber(v) != 0)
     return 0;
   MlirOperation def = mlirOpResultGetOwner(v);
-  if (frontend_op_is(def, "gpu.alloc"))
+  if (ir_op_is(def, "gpu.alloc"))
     return GPU_ALLOC_ALIGN;
-  if (!frontend_op_is(def, "memref.alloc") && !frontend_op_is(def, "memref.alloca"))
+  if (!ir_op_is(def, "memref.alloc") && !ir_op_is(def, "memref.alloca"))
     return 0;
   MlirAttribute a = mlirOperationGetAttributeByName(def, ref("alignment"));
   return mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a)
@@ -68,7 +68,7 @@ static void assume_aligned(MlirOperation kernel, MlirValue arg, uint64_t bytes) 
   MlirNamedAttribute align = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, ref("alignment")),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), (int64_t)bytes));
-  MlirValue aligned = frontend_op_before(first, "memref.assume_alignment", 1, &arg,
+  MlirValue aligned = ir_op_before(first, "memref.assume_alignment", 1, &arg,
                                          mlirValueGetType(arg), 1, &align);
   if (mlirValueIsNull(aligned))
     return;
@@ -77,9 +77,9 @@ static void assume_aligned(MlirOperation kernel, MlirValue arg, uint64_t bytes) 
 }
 
 static void align_kernel(MlirOperation mod, MlirOperation kernel,
-                         const struct frontend_launch_index *ix) {
+                         const struct ir_launch_index *ix) {
   size_t nlaunches;
-  const MlirOperation *launch_ops = frontend_launch_index_find(ix, mod, kernel, &nlaunches);
+  const MlirOperation *launch_ops = ir_launch_index_find(ix, mod, kernel, &nlaunches);
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   for (intptr_t a = 0; a < mlirBlockGetNumArguments(entry); a++) {
     MlirValue arg = mlirBlockGetArgument(entry, a);
@@ -100,19 +100,19 @@ static void align_kernel(MlirOperation mod, MlirOperation kernel,
 void frontend_kernel_alignment(MlirModule module) {
   static const char *const launch_names[] = {"gpu.launch_func", NULL};
   MlirOperation *launch_ops;
-  size_t nlaunches = frontend_find_ops(mlirModuleGetOperation(module), launch_names, NULL, &launch_ops);
+  size_t nlaunches = ir_find_ops(mlirModuleGetOperation(module), launch_names, NULL, &launch_ops);
   MlirOperation *mods;
-  size_t nmods = frontend_gpu_modules(module, &mods);
-  struct frontend_launch_index *ix = frontend_launch_index_new(launch_ops, nlaunches);
+  size_t nmods = ir_gpu_modules(module, &mods);
+  struct ir_launch_index *ix = ir_launch_index_new(launch_ops, nlaunches);
   for (size_t m = 0; m < nmods && nlaunches > 0; m++) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(mods[m], 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
-      if (frontend_op_is(op, "gpu.func") &&
+      if (ir_op_is(op, "gpu.func") &&
           !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))))
         align_kernel(mods[m], op, ix);
   }
-  frontend_launch_index_free(ix);
+  ir_launch_index_free(ix);
   free(mods);
   free(launch_ops);
 }

@@ -14,7 +14,7 @@
 
 static int microscale_type(MlirType t) {
   char text[128];
-  frontend_type_text(t, text, sizeof text);
+  ir_type_text(t, text, sizeof text);
   return strstr(text, "f4E2M1FN") || strstr(text, "f8E8M0FNU");
 }
 
@@ -26,10 +26,10 @@ static int converts_microscale(MlirOperation op) {
 int frontend_expand_microscale(MlirModule module) {
   static const char *const names[] = {"arith.extf", "arith.truncf", NULL};
   MlirOperation *ops;
-  size_t n = frontend_find_ops(mlirModuleGetOperation(module), names, converts_microscale, &ops);
+  size_t n = ir_find_ops(mlirModuleGetOperation(module), names, converts_microscale, &ops);
   free(ops);
   if (n == 0)
     return 0;
-  return frontend_run_pipeline(module,
+  return ir_run_pipeline(module,
                                "builtin.module(arith-expand{include-f4e2m1=1 include-f8e8m0=1})");
 }

@@ -16,13 +16,13 @@
 void frontend_minmax_to_llvm(MlirOperation root) {
   static const char *const names[] = {"arith.minimumf", "arith.maximumf", NULL};
   MlirOperation *ops;
-  size_t n = frontend_find_ops(root, names, NULL, &ops);
+  size_t n = ir_find_ops(root, names, NULL, &ops);
   for (size_t i = 0; i < n; i++) {
-    const char *to = frontend_op_is(ops[i], "arith.minimumf") ? "llvm.intr.minimum"
+    const char *to = ir_op_is(ops[i], "arith.minimumf") ? "llvm.intr.minimum"
                                                                : "llvm.intr.maximum";
     MlirValue args[2] = {mlirOperationGetOperand(ops[i], 0), mlirOperationGetOperand(ops[i], 1)};
     MlirValue old = mlirOperationGetResult(ops[i], 0);
-    MlirValue r = frontend_op_before(ops[i], to, 2, args, mlirValueGetType(old), 0, NULL);
+    MlirValue r = ir_op_before(ops[i], to, 2, args, mlirValueGetType(old), 0, NULL);
     mlirValueReplaceAllUsesOfWith(old, r);
     mlirOperationDestroy(ops[i]);
   }

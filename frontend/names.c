@@ -30,7 +30,7 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
 
 /* The name op should have, or NULL when its own is fine. */
 static char *new_name(MlirOperation op) {
-  MlirStringRef old = frontend_symbol_ref(op);
+  MlirStringRef old = ir_symbol_ref(op);
   if (symname_is_plain(old.data, old.length))
     return NULL;
   char *name = symname_mangle(old.data, old.length);
@@ -41,8 +41,8 @@ static char *new_name(MlirOperation op) {
 
 /* A function with a body: gpu.func, func.func, llvm.func definitions. */
 static int defines_function(MlirOperation op) {
-  if (!frontend_op_is(op, "gpu.func") && !frontend_op_is(op, "func.func") &&
-      !frontend_op_is(op, "llvm.func"))
+  if (!ir_op_is(op, "gpu.func") && !ir_op_is(op, "func.func") &&
+      !ir_op_is(op, "llvm.func"))
     return 0;
   return mlirOperationGetNumRegions(op) > 0 &&
          !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
@@ -50,7 +50,7 @@ static int defines_function(MlirOperation op) {
 
 /* A function declared, not defined: func.func or llvm.func without a body. */
 static int declares_function(MlirOperation op) {
-  return (frontend_op_is(op, "func.func") || frontend_op_is(op, "llvm.func")) &&
+  return (ir_op_is(op, "func.func") || ir_op_is(op, "llvm.func")) &&
          !defines_function(op);
 }
 
@@ -68,7 +68,7 @@ static int declarable(MlirStringRef name) {
 }
 
 static int check_declaration(MlirOperation op) {
-  MlirStringRef name = frontend_symbol_ref(op);
+  MlirStringRef name = ir_symbol_ref(op);
   if (declarable(name))
     return 0;
   char *mangled = symname_mangle(name.data, name.length);
@@ -76,7 +76,7 @@ static int check_declaration(MlirOperation op) {
   if (!shown)
     BUG("out of memory");
   free(mangled);
-  int rc = frontend_error_at(op, "no device object can carry the name of the external "
+  int rc = ir_error_at(op, "no device object can carry the name of the external "
                              "function @%s; declare it by a name of letters, digits and '_'",
                              shown);
   free(shown);
@@ -84,7 +84,7 @@ static int check_declaration(MlirOperation op) {
 }
 
 static int is_kernel(MlirOperation op) {
-  return frontend_op_is(op, "gpu.func") &&
+  return ir_op_is(op, "gpu.func") &&
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel")));
 }
 
@@ -96,12 +96,12 @@ static void set_name(MlirOperation op, const char *name) {
 /* Gives a function of gpu.module `module` its new name and makes the
  * calls in that module follow. Returns 0, or -1 after an error at op. */
 static int rename_function(MlirOperation op, const char *name, MlirOperation module) {
-  MlirStringRef old = frontend_symbol_ref(op); /* uniqued by the context: outlives the rename */
+  MlirStringRef old = ir_symbol_ref(op); /* uniqued by the context: outlives the rename */
   if (mlirLogicalResultIsFailure(mlirSymbolTableReplaceAllSymbolUses(old, ref(name), module))) {
     char *shown = symname_display(name, 1);
     if (!shown)
       BUG("out of memory");
-    int rc = frontend_error_at(op, "cannot rename @%s to a name its objects can carry", shown);
+    int rc = ir_error_at(op, "cannot rename @%s to a name its objects can carry", shown);
     free(shown);
     return rc;
   }
@@ -132,7 +132,7 @@ static void add_rename(struct renames *rs, MlirOperation op) {
       BUG("out of memory");
     rs->r = grown;
   }
-  rs->r[rs->n++] = (struct rename){op, frontend_symbol_ref(op), name};
+  rs->r[rs->n++] = (struct rename){op, ir_symbol_ref(op), name};
 }
 
 /* A new name may be an old name of the same table (@"a b" becomes
@@ -237,8 +237,8 @@ static int collect_functions(MlirOperation module, struct module_renames *m,
 int frontend_sanitize_names(MlirModule module) {
   static const char *const launch_ops[] = {"gpu.launch_func", NULL};
   MlirOperation *launches, *ops;
-  size_t nlaunches = frontend_find_ops(mlirModuleGetOperation(module), launch_ops, NULL, &launches);
-  size_t nmods = frontend_gpu_modules(module, &ops);
+  size_t nlaunches = ir_find_ops(mlirModuleGetOperation(module), launch_ops, NULL, &launches);
+  size_t nmods = ir_gpu_modules(module, &ops);
   struct module_renames *mods = calloc(nmods + 1, sizeof *mods);
   struct renames *others = calloc(nmods + 1, sizeof *others);
   struct renames modules = {0};
@@ -247,7 +247,7 @@ int frontend_sanitize_names(MlirModule module) {
   int rc = 0;
   for (size_t m = 0; m < nmods; m++) {
     add_rename(&modules, ops[m]);
-    mods[m].old = frontend_symbol_ref(ops[m]);
+    mods[m].old = ir_symbol_ref(ops[m]);
     if (modules.n && mlirOperationEqual(modules.r[modules.n - 1].op, ops[m]))
       mods[m].name = modules.r[modules.n - 1].name;
     if (collect_functions(ops[m], &mods[m], &others[m]) != 0)

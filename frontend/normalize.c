@@ -32,8 +32,8 @@ struct op_list {
 };
 
 static int is_rewritable(MlirOperation op) {
-  return frontend_op_is(op, "gpu.alloc") || frontend_op_is(op, "gpu.dealloc") || frontend_op_is(op, "gpu.memcpy") ||
-         frontend_op_is(op, "gpu.memset");
+  return ir_op_is(op, "gpu.alloc") || ir_op_is(op, "gpu.dealloc") || ir_op_is(op, "gpu.memcpy") ||
+         ir_op_is(op, "gpu.memset");
 }
 
 static int is_token(MlirValue v) { return mlirTypeIsAGPUAsyncTokenType(mlirValueGetType(v)); }
@@ -57,7 +57,7 @@ static int needs_rewrite(MlirOperation op) {
     return 0;
   /* A synchronous host_shared alloc is lowered as is (mgpuMemAlloc with the
    * shared flag); an async one is reported by the leftover check later. */
-  if (frontend_op_is(op, "gpu.alloc") &&
+  if (ir_op_is(op, "gpu.alloc") &&
       !mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("hostShared"))))
     return 0;
   return !has_token_result(op) || count_token_operands(op) != 1;
@@ -65,7 +65,7 @@ static int needs_rewrite(MlirOperation op) {
 
 static MlirWalkResult collect(MlirOperation op, void *ud) {
   struct op_list *l = ud;
-  if (frontend_op_is(op, "gpu.module"))
+  if (ir_op_is(op, "gpu.module"))
     return MlirWalkResultSkip;
   if (!needs_rewrite(op))
     return MlirWalkResultAdvance;
@@ -164,7 +164,7 @@ static int rewrite(MlirOperation op) {
     free(deps);
     free(operands);
     free(types);
-    return frontend_error_at(op, "cannot make '%.*s' asynchronous",
+    return ir_error_at(op, "cannot make '%.*s' asynchronous",
                              (int)mlirIdentifierStr(mlirOperationGetName(op)).length,
                              mlirIdentifierStr(mlirOperationGetName(op)).data);
   }
@@ -262,16 +262,16 @@ static void promote_printf_args(MlirOperation printf_op) {
  * no memory, no thread ids. */
 static int pure_op(MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  if (frontend_ref_is(n, "gpu.all_reduce")) /* every thread gets the result */
+  if (ir_ref_is(n, "gpu.all_reduce")) /* every thread gets the result */
     return 1;
   if (mlirOperationGetNumRegions(op) != 0)
     return 0;
-  return frontend_ref_starts(n, "arith.") || frontend_ref_starts(n, "index.") ||
-         frontend_ref_starts(n, "math.") || frontend_ref_is(n, "affine.apply") ||
-         frontend_ref_is(n, "affine.min") || frontend_ref_is(n, "affine.max") ||
-         frontend_ref_is(n, "memref.dim") || frontend_ref_is(n, "gpu.block_id") ||
-         frontend_ref_is(n, "gpu.block_dim") || frontend_ref_is(n, "gpu.grid_dim") ||
-         frontend_ref_is(n, "gpu.num_subgroups") || frontend_ref_is(n, "gpu.subgroup_size");
+  return ir_ref_starts(n, "arith.") || ir_ref_starts(n, "index.") ||
+         ir_ref_starts(n, "math.") || ir_ref_is(n, "affine.apply") ||
+         ir_ref_is(n, "affine.min") || ir_ref_is(n, "affine.max") ||
+         ir_ref_is(n, "memref.dim") || ir_ref_is(n, "gpu.block_id") ||
+         ir_ref_is(n, "gpu.block_dim") || ir_ref_is(n, "gpu.grid_dim") ||
+         ir_ref_is(n, "gpu.num_subgroups") || ir_ref_is(n, "gpu.subgroup_size");
 }
 
 /* Whether v is the same in every thread of a block (conservative: no
@@ -282,10 +282,10 @@ static int block_uniform(MlirValue v, int depth) {
   if (mlirValueIsABlockArgument(v)) {
     MlirBlock b = mlirBlockArgumentGetOwner(v);
     MlirOperation parent = mlirBlockGetParentOperation(b);
-    if (frontend_op_is(parent, "gpu.func")) /* kernel arguments */
+    if (ir_op_is(parent, "gpu.func")) /* kernel arguments */
       return 1;
     /* The induction variable of a loop whose bounds are uniform. */
-    if ((frontend_op_is(parent, "scf.for") && mlirBlockArgumentGetArgNumber(v) == 0)) {
+    if ((ir_op_is(parent, "scf.for") && mlirBlockArgumentGetArgNumber(v) == 0)) {
       for (intptr_t i = 0; i < 3; i++)
         if (!block_uniform(mlirOperationGetOperand(parent, i), depth + 1))
           return 0;
@@ -312,18 +312,18 @@ static int reached_by_all(MlirOperation op) {
     if (mlirOperationIsNull(parent))
       return 0;
     MlirBlock first = mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, 0));
-    if (frontend_op_is(parent, "gpu.func"))
+    if (ir_op_is(parent, "gpu.func"))
       return mlirBlockEqual(block, first);
-    int control = frontend_op_is(parent, "scf.for") || frontend_op_is(parent, "scf.if") ||
-                  frontend_op_is(parent, "affine.for") || frontend_op_is(parent, "affine.if");
-    int grouping = frontend_op_is(parent, "scf.execute_region") ||
-                   frontend_op_is(parent, "memref.alloca_scope");
+    int control = ir_op_is(parent, "scf.for") || ir_op_is(parent, "scf.if") ||
+                  ir_op_is(parent, "affine.for") || ir_op_is(parent, "affine.if");
+    int grouping = ir_op_is(parent, "scf.execute_region") ||
+                   ir_op_is(parent, "memref.alloca_scope");
     if (!control && !grouping)
       return 0;
     if (control) {
       /* scf.for: bounds and step (iter_args need not be uniform); the
        * others: every operand. */
-      intptr_t n = frontend_op_is(parent, "scf.for") ? 3 : mlirOperationGetNumOperands(parent);
+      intptr_t n = ir_op_is(parent, "scf.for") ? 3 : mlirOperationGetNumOperands(parent);
       for (intptr_t i = 0; i < n; i++)
         if (!block_uniform(mlirOperationGetOperand(parent, i), 0))
           return 0;
@@ -334,7 +334,7 @@ static int reached_by_all(MlirOperation op) {
 
 static MlirWalkResult mark_uniform(MlirOperation op, void *ud) {
   (void)ud;
-  if (!frontend_op_is(op, "gpu.all_reduce") && !frontend_op_is(op, "gpu.subgroup_reduce"))
+  if (!ir_op_is(op, "gpu.all_reduce") && !ir_op_is(op, "gpu.subgroup_reduce"))
     return MlirWalkResultAdvance;
   MlirStringRef attr = mlirStringRefCreateFromCString("uniform");
   if (!mlirAttributeIsNull(mlirOperationGetInherentAttributeByName(op, attr)))
@@ -349,7 +349,7 @@ int frontend_normalize(MlirModule module) {
     return -1;
   /* Outlining first: it turns gpu.launch bodies into gpu.func kernels and
    * marks the module gpu.container_module. */
-  if (frontend_run_pipeline(module, "builtin.module(gpu-kernel-outlining)") != 0)
+  if (ir_run_pipeline(module, "builtin.module(gpu-kernel-outlining)") != 0)
     return -1;
   frontend_warn_host_memory(module);
   if (frontend_sanitize_names(module) != 0)
@@ -362,7 +362,7 @@ int frontend_normalize(MlirModule module) {
   free(l.ops);
   static const char *const launch_ops[] = {"gpu.launch_func", NULL};
   MlirOperation *launches;
-  size_t nlaunches = frontend_find_ops(mlirModuleGetOperation(module), launch_ops, NULL, &launches);
+  size_t nlaunches = ir_find_ops(mlirModuleGetOperation(module), launch_ops, NULL, &launches);
   for (size_t i = 0; i < nlaunches; i++)
     wait_before_launch(launches[i]);
   free(launches);
@@ -384,7 +384,7 @@ int frontend_normalize(MlirModule module) {
     rc = frontend_check_printf(module);
   static const char *const printf_ops[] = {"gpu.printf", NULL};
   MlirOperation *printfs;
-  size_t nprintf = frontend_find_ops(mlirModuleGetOperation(module), printf_ops, NULL, &printfs);
+  size_t nprintf = ir_find_ops(mlirModuleGetOperation(module), printf_ops, NULL, &printfs);
   for (size_t i = 0; i < nprintf; i++)
     promote_printf_args(printfs[i]);
   free(printfs);

@@ -111,7 +111,7 @@ static const char *stdin_copy(void) {
     diag_error("cannot read standard input");
     return NULL;
   }
-  frontend_alias_file(path, "<stdin>");
+  ir_alias_file(path, "<stdin>");
   return path;
 }
 
@@ -119,7 +119,7 @@ int frontend_parse(const char *path, MlirModule *out) {
   const char *arg = path;
   if (!strcmp(path, "-") && !(path = stdin_copy()))
     return -1;
-  const char *shown = frontend_display_name(path);
+  const char *shown = ir_display_name(path);
   char quoted[4200];
   snprintf(quoted, sizeof quoted, "'%s'", shown);
   crash_set_input(arg, path);

@@ -48,28 +48,28 @@ static int is_tensor(MlirType t) { return mlirTypeIsATensor(t); }
 static MlirWalkResult survey(MlirOperation op, void *ud) {
   struct found *f = ud;
   MlirStringRef name = op_name(op);
-  if (frontend_ref_is(name, "transform.named_sequence")) {
+  if (ir_ref_is(name, "transform.named_sequence")) {
     MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
-    if (!mlirAttributeIsNull(sym) && frontend_ref_is(mlirStringAttrGetValue(sym), "__transform_main"))
+    if (!mlirAttributeIsNull(sym) && ir_ref_is(mlirStringAttrGetValue(sym), "__transform_main"))
       f->schedule = 1;
     return MlirWalkResultSkip; /* the schedule's own values are not payload */
   }
-  if (frontend_ref_is(name, "transform.sequence")) {
+  if (ir_ref_is(name, "transform.sequence")) {
     if (mlirOperationGetNumOperands(op) == 0 && mlirOperationIsNull(f->legacy))
       f->legacy = op;
     return MlirWalkResultSkip;
   }
-  if (frontend_ref_starts(name, "nvgpu.") && !frontend_in_device_code(op))
+  if (ir_ref_starts(name, "nvgpu.") && !ir_in_device_code(op))
     f->nvgpu_host = 1;
-  if (frontend_ref_starts(name, "linalg."))
+  if (ir_ref_starts(name, "linalg."))
     f->linalg = 1;
-  if (frontend_ref_is(name, "vector.mask") || frontend_ref_is(name, "vector.multi_reduction"))
+  if (ir_ref_is(name, "vector.mask") || ir_ref_is(name, "vector.multi_reduction"))
     f->vector_composite = 1;
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n && !f->tensors; i++)
     f->tensors = is_tensor(mlirValueGetType(mlirOperationGetResult(op, i)));
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n && !f->tensors; i++)
     f->tensors = is_tensor(mlirValueGetType(mlirOperationGetOperand(op, i)));
-  if (frontend_ref_is(name, "func.func") && !f->tensors) {
+  if (ir_ref_is(name, "func.func") && !f->tensors) {
     MlirAttribute ft = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("function_type"));
     if (!mlirAttributeIsNull(ft)) {
       MlirType t = mlirTypeAttrGetValue(ft);
@@ -82,12 +82,12 @@ static MlirWalkResult survey(MlirOperation op, void *ud) {
   return MlirWalkResultAdvance;
 }
 
-static int is_transform_op(MlirOperation op) { return frontend_ref_starts(op_name(op), "transform."); }
+static int is_transform_op(MlirOperation op) { return ir_ref_starts(op_name(op), "transform."); }
 
 /* A nested builtin.module that holds nothing but transform ops (the usual
  * home of a schedule) goes with it. */
 static int is_schedule_module(MlirOperation op) {
-  if (!frontend_ref_is(op_name(op), "builtin.module"))
+  if (!ir_ref_is(op_name(op), "builtin.module"))
     return 0;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   for (MlirOperation o = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(o);
@@ -117,7 +117,7 @@ static void hoist_payload(MlirModule module) {
   MlirOperation top = mlirModuleGetOperation(module);
   MlirOperation inner = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
   if (mlirOperationIsNull(inner) || !mlirOperationIsNull(mlirOperationGetNextInBlock(inner)) ||
-      !frontend_ref_is(op_name(inner), "builtin.module"))
+      !ir_ref_is(op_name(inner), "builtin.module"))
     return;
   MlirBlock from = mlirRegionGetFirstBlock(mlirOperationGetRegion(inner, 0));
   MlirOperation op;
@@ -184,7 +184,7 @@ int frontend_prepare(MlirModule module) {
     f.schedule = 1;
   }
   if (f.schedule) {
-    if (frontend_run_pipeline(module, "builtin.module(transform-interpreter)") != 0)
+    if (ir_run_pipeline(module, "builtin.module(transform-interpreter)") != 0)
       return -1;
     erase_schedule(module);
     hoist_payload(module);
@@ -198,21 +198,21 @@ int frontend_prepare(MlirModule module) {
    * pipeline lowers; in host functions and launch bodies (not yet
    * outlined) and in the gpu.modules' func.funcs. */
   if (f.vector_composite &&
-      frontend_run_pipeline(module, "builtin.module(func.func(" VECTOR_COMPOSITE "),"
+      ir_run_pipeline(module, "builtin.module(func.func(" VECTOR_COMPOSITE "),"
                                     "gpu.module(func.func(" VECTOR_COMPOSITE ")))") != 0)
     return -1;
   /* Elementwise arith and math on tensors (arith.addf %a, %b : tensor<..>)
    * have no bufferization of their own: as linalg.generic they get one. */
   if (f.tensors &&
-      frontend_run_pipeline(module, "builtin.module(convert-elementwise-to-linalg)") != 0)
+      ir_run_pipeline(module, "builtin.module(convert-elementwise-to-linalg)") != 0)
     return -1;
-  if (f.tensors && (frontend_run_pipeline(module, "builtin.module(" BUFFERIZE ")") != 0 ||
+  if (f.tensors && (ir_run_pipeline(module, "builtin.module(" BUFFERIZE ")") != 0 ||
                     frontend_free_buffers(module, "builtin.module(buffer-deallocation-pipeline,"
                                                           "convert-bufferization-to-memref)") != 0))
     return -1;
-  if ((f.linalg || f.tensors) && frontend_run_pipeline(module, "builtin.module(convert-linalg-to-loops)") != 0)
+  if ((f.linalg || f.tensors) && ir_run_pipeline(module, "builtin.module(convert-linalg-to-loops)") != 0)
     return -1;
-  if (f.nvgpu_host && frontend_run_pipeline(module, "builtin.module(convert-nvgpu-to-nvvm)") != 0)
+  if (f.nvgpu_host && ir_run_pipeline(module, "builtin.module(convert-nvgpu-to-nvvm)") != 0)
     return -1;
   return 0;
 }

@@ -91,7 +91,7 @@ struct check {
 static int conv_error(struct check *k, const struct conv *c, const char *why) {
   int n = c->len < QUOTE_MAX ? c->len : QUOTE_MAX;
   long arg = (long)k->next + 1 + c->star_width + c->star_precision;
-  return frontend_error_at(k->op, "gpu.printf: conversion %d '%.*s%s' (argument %ld) %s", k->nconv,
+  return ir_error_at(k->op, "gpu.printf: conversion %d '%.*s%s' (argument %ld) %s", k->nconv,
                            n, c->text, c->len > QUOTE_MAX ? "..." : "", arg, why);
 }
 
@@ -164,7 +164,7 @@ static const char *parse_conv(struct check *k, const char *p, const char *end, s
 static int take_arg(struct check *k, const struct conv *c, enum want want, const char *what) {
   int n = c->len < QUOTE_MAX ? c->len : QUOTE_MAX;
   if (k->next >= k->nargs)
-    return frontend_error_at(k->op,
+    return ir_error_at(k->op,
                              "gpu.printf: %sconversion %d '%.*s' has no argument: the format takes "
                              "more than the %ld given",
                              what, k->nconv, n, c->text, (long)k->nargs);
@@ -187,8 +187,8 @@ static int take_arg(struct check *k, const struct conv *c, enum want want, const
   if (fits)
     return 0;
   char type[128];
-  frontend_type_text(t, type, sizeof type);
-  return frontend_error_at(k->op, "gpu.printf: %sconversion %d '%.*s' takes %s, but argument %ld is '%s'",
+  ir_type_text(t, type, sizeof type);
+  return ir_error_at(k->op, "gpu.printf: %sconversion %d '%.*s' takes %s, but argument %ld is '%s'",
                            what, k->nconv, n, c->text, want_text[want], (long)arg, type);
 }
 
@@ -306,12 +306,12 @@ static int check_printf(MlirOperation op) {
       return -1;
   }
   if (k.next < k.nargs)
-    return frontend_error_at(op, "gpu.printf: %ld arguments, but the format takes %ld (argument %ld is unused)",
+    return ir_error_at(op, "gpu.printf: %ld arguments, but the format takes %ld (argument %ld is unused)",
                              (long)k.nargs, (long)k.next, (long)k.next + 1);
   if (k.nwiden) {
     /* One warning per format, as -Wformat gives: the program is right to
      * want the value, only the spelling is C's 32-bit one. */
-    frontend_warning_at(op, "gpu.printf: %d conversion%s without a length modifier take%s a 64-bit "
+    ir_warning_at(op, "gpu.printf: %d conversion%s without a length modifier take%s a 64-bit "
                             "integer or index; printed whole, as %%ll%c [-Wformat]",
                         k.nwiden, k.nwiden > 1 ? "s" : "", k.nwiden > 1 ? "" : "s",
                         s.data[k.widen[0]]);

@@ -28,7 +28,7 @@ static int plain_access(MlirOperation user) {
                                     "memref.atomic_rmw",   "memref.dim",
                                     NULL};
   for (size_t i = 0; ops[i]; i++)
-    if (frontend_op_is(user, ops[i]))
+    if (ir_op_is(user, ops[i]))
       return 1;
   return 0;
 }
@@ -59,7 +59,7 @@ static void retype_private(MlirOperation func) {
     MlirAttribute space = mlirMemRefTypeGetMemorySpace(t);
     if (mlirAttributeIsNull(space) || !mlirAttributeIsAInteger(space) || !only_plain_uses(arg))
       continue;
-    MlirType nt = frontend_memref_like(t, (MlirType){NULL}, priv);
+    MlirType nt = ir_memref_like(t, (MlirType){NULL}, priv);
     if (!mlirTypeIsNull(nt))
       mlirValueSetType(arg, nt);
   }
@@ -68,7 +68,7 @@ static void retype_private(MlirOperation func) {
 void frontend_private_spaces(MlirModule module) {
   static const char *const names[] = {"gpu.func", NULL};
   MlirOperation *funcs;
-  size_t n = frontend_find_ops(mlirModuleGetOperation(module), names, NULL, &funcs);
+  size_t n = ir_find_ops(mlirModuleGetOperation(module), names, NULL, &funcs);
   for (size_t i = 0; i < n; i++)
     retype_private(funcs[i]);
   free(funcs);

@@ -58,7 +58,7 @@ static MlirWalkResult add_device_op(MlirOperation op, void *arg) {
   o->name = name;
   o->text = strndup(s.data, s.length);
   o->line = o->col = 0;
-  o->file = frontend_location(mlirOperationGetLocation(op), file, sizeof file, &o->line, &o->col)
+  o->file = ir_location(mlirOperationGetLocation(op), file, sizeof file, &o->line, &o->col)
                 ? strdup(file)
                 : NULL;
   if (!o->text || (o->line && !o->file))
@@ -70,7 +70,7 @@ static MlirWalkResult add_device_op(MlirOperation op, void *arg) {
  * device code. */
 static MlirWalkResult find_device_code(MlirOperation op, void *arg) {
   struct device_ops *d = arg;
-  if (!frontend_op_is(op, "gpu.module") && !frontend_op_is(op, "gpu.launch"))
+  if (!ir_op_is(op, "gpu.module") && !ir_op_is(op, "gpu.launch"))
     return MlirWalkResultAdvance;
   d->root = op;
   mlirOperationWalk(op, add_device_op, d, MlirWalkPreOrder);
@@ -95,12 +95,12 @@ void program_configure(const struct program_options *o) {
 
 /* The program's gpu.modules and their names, in order. */
 static void index_modules(struct program *p) {
-  p->nmodules = frontend_gpu_modules(p->module, &p->mods);
+  p->nmodules = ir_gpu_modules(p->module, &p->mods);
   p->names = calloc(p->nmodules + 1, sizeof *p->names);
   if (!p->names)
     BUG("out of memory");
   for (size_t m = 0; m < p->nmodules; m++)
-    p->names[m] = frontend_symbol_name(p->mods[m]);
+    p->names[m] = ir_symbol_name(p->mods[m]);
 }
 
 int program_load(const char *path, struct program **out) {
@@ -117,7 +117,7 @@ int program_load(const char *path, struct program **out) {
    * outlining). A failed check is a cf.assert, which host code reports on
    * stderr (host_assert.c) and kernels through their target's assert. */
   if (options.runtime_verification &&
-      frontend_run_pipeline(p->module, "builtin.module(generate-runtime-verification)") != 0) {
+      ir_run_pipeline(p->module, "builtin.module(generate-runtime-verification)") != 0) {
     mlirModuleDestroy(p->module);
     free(p);
     return -1;
@@ -161,15 +161,15 @@ size_t program_module_count(const struct program *p) { return p->nmodules; }
 const char *program_module_name(const struct program *p, size_t m) { return p->names[m]; }
 
 char *program_text(const struct program *p, size_t *len) {
-  return frontend_print_op(mlirModuleGetOperation(p->module), 0, len);
+  return ir_print_op(mlirModuleGetOperation(p->module), 0, len);
 }
 
 char *program_module_text(const struct program *p, size_t m, int debug_info, size_t *len) {
-  return frontend_print_op(p->mods[m], debug_info, len);
+  return ir_print_op(p->mods[m], debug_info, len);
 }
 
 int program_defines(const struct program *p, const char *name) {
-  return !mlirOperationIsNull(frontend_find_function(p->module, name));
+  return !mlirOperationIsNull(ir_find_function(p->module, name));
 }
 
 int program_each_device_op(const struct program *p,
@@ -190,7 +190,7 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
 /* Bytes of a statically shaped memref; 0 for any other type (and for one
  * too large, which alloc_checks.c has refused already). */
 static uint64_t memref_bytes(MlirType t) {
-  int64_t n = frontend_memref_bytes(t);
+  int64_t n = ir_memref_bytes(t);
   return n > 0 ? (uint64_t)n : 0;
 }
 
@@ -231,10 +231,10 @@ int program_each_kernel(const struct program *p, size_t m,
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->mods[m], 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!frontend_op_is(op, "gpu.func") ||
+    if (!ir_op_is(op, "gpu.func") ||
         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))))
       continue;
-    char *name = frontend_symbol_name(op);
+    char *name = ir_symbol_name(op);
     struct program_kernel k = {.name = name, .workgroup_bytes = workgroup_bytes(op)};
     known_block(op, k.block);
     int rc = fn(&k, ud);
@@ -246,12 +246,12 @@ int program_each_kernel(const struct program *p, size_t m,
 }
 
 int program_write(const struct program *p, const char *path) {
-  return frontend_write_op(mlirModuleGetOperation(p->module), path);
+  return ir_write_op(mlirModuleGetOperation(p->module), path);
 }
 
 int program_write_normalized(const struct program *p, const char *path) {
   size_t len;
-  char *text = frontend_print_op(mlirModuleGetOperation(p->module), 1, &len);
+  char *text = ir_print_op(mlirModuleGetOperation(p->module), 1, &len);
   int rc = tmp_write_file(path, text, len);
   free(text);
   return rc;

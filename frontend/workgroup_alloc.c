@@ -28,14 +28,14 @@ static int is_workgroup_alloc(MlirOperation op) {
   if (mlirAttributeIsNull(space))
     return 0;
   char text[96];
-  frontend_attr_text(space, text, sizeof text);
+  ir_attr_text(space, text, sizeof text);
   return strstr(text, "workgroup") != NULL || (mlirAttributeIsAInteger(space) &&
                                                mlirIntegerAttrGetValueInt(space) == 3);
 }
 
 static MlirOperation enclosing_func(MlirOperation op) {
   MlirOperation f = mlirOperationGetParentOperation(op);
-  while (!mlirOperationIsNull(f) && !frontend_op_is(f, "gpu.func") && !frontend_op_is(f, "func.func"))
+  while (!mlirOperationIsNull(f) && !ir_op_is(f, "gpu.func") && !ir_op_is(f, "func.func"))
     f = mlirOperationGetParentOperation(f);
   return f;
 }
@@ -43,13 +43,13 @@ static MlirOperation enclosing_func(MlirOperation op) {
 static int rewrite(MlirOperation op) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
   if (!mlirShapedTypeHasStaticShape(t) || mlirOperationGetNumOperands(op) != 0)
-    return frontend_error_at(op, "workgroup memory from memref.alloc needs a static shape "
+    return ir_error_at(op, "workgroup memory from memref.alloc needs a static shape "
                                  "(it is sized when the kernel is compiled; use "
                                  "gpu.dynamic_shared_memory for a size chosen at launch)");
   MlirOperation fn = enclosing_func(op);
-  if (mlirOperationIsNull(fn) || !frontend_op_is(fn, "gpu.func") ||
+  if (mlirOperationIsNull(fn) || !ir_op_is(fn, "gpu.func") ||
       mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fn, ref("gpu.kernel"))))
-    return frontend_error_at(op, "workgroup memory from memref.alloc is supported in kernels "
+    return ir_error_at(op, "workgroup memory from memref.alloc is supported in kernels "
                                  "only (it becomes a workgroup attribution of the kernel)");
   /* A discardable attribute of gpu.func in MLIR 22, not a property. */
   MlirAttribute count = mlirOperationGetDiscardableAttributeByName(fn, ref("workgroup_attributions"));
@@ -66,7 +66,7 @@ static int rewrite(MlirOperation op) {
   /* Its deallocs go: the buffer lives as long as the block. */
   static const char *const deallocs[] = {"memref.dealloc", NULL};
   MlirOperation *found;
-  size_t n = frontend_find_ops(fn, deallocs, NULL, &found);
+  size_t n = ir_find_ops(fn, deallocs, NULL, &found);
   for (size_t i = 0; i < n; i++)
     if (mlirValueEqual(mlirOperationGetOperand(found[i], 0), old))
       mlirOperationDestroy(found[i]);
@@ -79,7 +79,7 @@ static int rewrite(MlirOperation op) {
 int frontend_workgroup_allocs(MlirModule module) {
   static const char *const names[] = {"memref.alloc", NULL};
   MlirOperation *ops;
-  size_t n = frontend_find_ops(mlirModuleGetOperation(module), names, is_workgroup_alloc, &ops);
+  size_t n = ir_find_ops(mlirModuleGetOperation(module), names, is_workgroup_alloc, &ops);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++)
     rc = rewrite(ops[i]);

@@ -16,19 +16,19 @@
 
 static const char *activity;
 
-void frontend_set_activity(const char *what) { activity = what; }
+void ir_set_activity(const char *what) { activity = what; }
 
-const char *frontend_activity(void) { return activity; }
+const char *ir_activity(void) { return activity; }
 
 static const char *alias_path, *alias_display;
 
-void frontend_alias_file(const char *path, const char *display) {
+void ir_alias_file(const char *path, const char *display) {
   alias_path = path;
   alias_display = display;
   diag_set_source_file(display, path); /* its lines are in path */
 }
 
-const char *frontend_display_name(const char *path) {
+const char *ir_display_name(const char *path) {
   return alias_path && !strcmp(path, alias_path) ? alias_display : path;
 }
 
@@ -64,20 +64,20 @@ static int resolve_location(MlirLocation loc, char *file, size_t file_size,
   return 0;
 }
 
-int frontend_resolve_location(MlirLocation loc, char *file, size_t size, unsigned *line,
+int ir_resolve_location(MlirLocation loc, char *file, size_t size, unsigned *line,
                               unsigned *col) {
   return resolve_location(loc, file, size, line, col, 0);
 }
 
-int frontend_location(MlirLocation loc, char *file, size_t size, unsigned *line, unsigned *col) {
+int ir_location(MlirLocation loc, char *file, size_t size, unsigned *line, unsigned *col) {
   char f[1024];
   if (!resolve_location(loc, f, sizeof f, line, col, 0))
     return 0;
-  snprintf(file, size, "%s", frontend_display_name(f));
+  snprintf(file, size, "%s", ir_display_name(f));
   return 1;
 }
 
-int frontend_same_location(MlirLocation loc, const char *file, unsigned line, unsigned col) {
+int ir_same_location(MlirLocation loc, const char *file, unsigned line, unsigned col) {
   char f[1024];
   unsigned l = 0, c = 0;
   return resolve_location(loc, f, sizeof f, &l, &c, 0) && l == line && c == col && !strcmp(f, file);
@@ -90,21 +90,21 @@ static void report_at(enum diag_severity sev, MlirOperation op, const char *fmt,
   char file[1024];
   unsigned line = 0, col = 0;
   if (resolve_location(mlirOperationGetLocation(op), file, sizeof file, &line, &col, 0))
-    diag_at(sev, frontend_display_name(file), line, col, "%s", msg);
+    diag_at(sev, ir_display_name(file), line, col, "%s", msg);
   else if (sev == DIAG_ERROR)
     diag_error("%s", msg);
   else
     diag_warning("%s", msg);
 }
 
-void frontend_warning_at(MlirOperation op, const char *fmt, ...) {
+void ir_warning_at(MlirOperation op, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   report_at(DIAG_WARNING, op, fmt, ap);
   va_end(ap);
 }
 
-int frontend_error_at(MlirOperation op, const char *fmt, ...) {
+int ir_error_at(MlirOperation op, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   report_at(DIAG_ERROR, op, fmt, ap);

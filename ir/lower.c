@@ -23,7 +23,7 @@
 static MlirStringRef name_of(MlirOperation op) { return mlirIdentifierStr(mlirOperationGetName(op)); }
 
 static int is_cast(MlirStringRef name) {
-  return frontend_ref_is(name, "builtin.unrealized_conversion_cast");
+  return ir_ref_is(name, "builtin.unrealized_conversion_cast");
 }
 
 struct search {
@@ -31,13 +31,13 @@ struct search {
   MlirOperation op;   /* first op not lowered (not a cast) */
   MlirOperation cast; /* first conversion cast */
   /* When set, only ops at this location count. */
-  const struct frontend_held_error *at;
+  const struct ir_held_error *at;
 };
 
 static MlirWalkResult find_unlowered(MlirOperation op, void *ud) {
   struct search *s = ud;
   MlirStringRef name = name_of(op);
-  if (s->at && !frontend_same_location(mlirOperationGetLocation(op), s->at->file, s->at->line, s->at->col))
+  if (s->at && !ir_same_location(mlirOperationGetLocation(op), s->at->file, s->at->line, s->at->col))
     return MlirWalkResultAdvance;
   if (is_cast(name)) {
     if (mlirOperationIsNull(s->cast))
@@ -81,13 +81,13 @@ static int report_cast(MlirOperation cast, const char *what) {
     MlirOperation def = mlirOpResultGetOwner(in);
     if (!is_cast(name_of(def))) {
       MlirStringRef n = name_of(def);
-      return frontend_error_at(def, "cannot lower '%.*s' for %s: its result has no LLVM type",
+      return ir_error_at(def, "cannot lower '%.*s' for %s: its result has no LLVM type",
                                (int)n.length, n.data, what);
     }
   }
   char type[256];
-  frontend_type_text(mlirValueGetType(in), type, sizeof type);
-  return frontend_error_at(cast, "cannot lower a value of type '%s' for %s: the type has no LLVM equivalent",
+  ir_type_text(mlirValueGetType(in), type, sizeof type);
+  return ir_error_at(cast, "cannot lower a value of type '%s' for %s: the type has no LLVM equivalent",
                            type, what);
 }
 
@@ -112,7 +112,7 @@ static const char *why_failed(const char *msg) {
   return msg;
 }
 
-static int report_failure(MlirModule module, const struct frontend_held_error *h, const char *what,
+static int report_failure(MlirModule module, const struct ir_held_error *h, const char *what,
                           int (*lowered)(MlirStringRef)) {
   if (h->count == 0)
     return diag_error("internal: lowering for %s failed without saying why", what);
@@ -125,7 +125,7 @@ static int report_failure(MlirModule module, const struct frontend_held_error *h
       snprintf(op, sizeof op, "%.*s", (int)n.length, n.data);
     }
   }
-  const char *file = h->located ? frontend_display_name(h->file) : NULL;
+  const char *file = h->located ? ir_display_name(h->file) : NULL;
   if (!op[0] || is_cast(mlirStringRefCreateFromCString(op))) {
     diag_at(DIAG_ERROR, file, h->line, h->col, "cannot lower for %s: %s", what, h->message);
     return -1;
@@ -136,12 +136,12 @@ static int report_failure(MlirModule module, const struct frontend_held_error *h
   return -1;
 }
 
-int frontend_lower(MlirModule module, const char *pipeline, const char *what,
+int ir_lower(MlirModule module, const char *pipeline, const char *what,
                    int (*lowered)(MlirStringRef op_name)) {
-  struct frontend_held_error held;
-  frontend_hold_errors(&held);
-  int rc = frontend_run_pipeline(module, pipeline);
-  frontend_hold_errors(NULL);
+  struct ir_held_error held;
+  ir_hold_errors(&held);
+  int rc = ir_run_pipeline(module, pipeline);
+  ir_hold_errors(NULL);
   if (rc != 0)
     return report_failure(module, &held, what, lowered);
 
@@ -150,7 +150,7 @@ int frontend_lower(MlirModule module, const char *pipeline, const char *what,
   if (!mlirOperationIsNull(s.op)) {
     MlirStringRef n = name_of(s.op);
     const char *known = known_reason(n);
-    return frontend_error_at(s.op, "cannot lower '%.*s' for %s: %s", (int)n.length, n.data, what,
+    return ir_error_at(s.op, "cannot lower '%.*s' for %s: %s", (int)n.length, n.data, what,
                              known ? known : "no pass of gpucc's pipeline lowers it to LLVM");
   }
   if (!mlirOperationIsNull(s.cast))

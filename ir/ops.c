@@ -15,17 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-int frontend_ref_is(MlirStringRef s, const char *lit) {
+int ir_ref_is(MlirStringRef s, const char *lit) {
   return s.length == strlen(lit) && memcmp(s.data, lit, s.length) == 0;
 }
 
-int frontend_ref_starts(MlirStringRef s, const char *prefix) {
+int ir_ref_starts(MlirStringRef s, const char *prefix) {
   size_t n = strlen(prefix);
   return s.length >= n && memcmp(s.data, prefix, n) == 0;
 }
 
-int frontend_op_is(MlirOperation op, const char *name) {
-  return frontend_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
+int ir_op_is(MlirOperation op, const char *name) {
+  return ir_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
 struct text_sink {
@@ -42,13 +42,13 @@ static void append_chunk(MlirStringRef s, void *ud) {
   t->buf[t->len] = '\0';
 }
 
-void frontend_type_text(MlirType t, char *buf, size_t size) {
+void ir_type_text(MlirType t, char *buf, size_t size) {
   struct text_sink sink = {buf, size, 0};
   buf[0] = '\0';
   mlirTypePrint(t, append_chunk, &sink);
 }
 
-void frontend_attr_text(MlirAttribute a, char *buf, size_t size) {
+void ir_attr_text(MlirAttribute a, char *buf, size_t size) {
   struct text_sink sink = {buf, size, 0};
   buf[0] = '\0';
   mlirAttributePrint(a, append_chunk, &sink);
@@ -65,7 +65,7 @@ static MlirWalkResult visit(MlirOperation op, void *ud) {
   struct found_ops *f = ud;
   int named = 0;
   for (size_t i = 0; f->names[i] && !named; i++)
-    named = frontend_op_is(op, f->names[i]);
+    named = ir_op_is(op, f->names[i]);
   if (!named || (f->keep && !f->keep(op)))
     return MlirWalkResultAdvance;
   if (f->len == f->cap) {
@@ -79,7 +79,7 @@ static MlirWalkResult visit(MlirOperation op, void *ud) {
   return MlirWalkResultAdvance;
 }
 
-size_t frontend_find_ops(MlirOperation root, const char *const *names, int (*keep)(MlirOperation),
+size_t ir_find_ops(MlirOperation root, const char *const *names, int (*keep)(MlirOperation),
                          MlirOperation **out) {
   struct found_ops f = {names, keep, NULL, 0, 0};
   mlirOperationWalk(root, visit, &f, MlirWalkPreOrder);
@@ -87,7 +87,7 @@ size_t frontend_find_ops(MlirOperation root, const char *const *names, int (*kee
   return f.len;
 }
 
-int frontend_add_function(MlirOperation module, const char *name, const char *text) {
+int ir_add_function(MlirOperation module, const char *name, const char *text) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   MlirStringRef want = mlirStringRefCreateFromCString(name);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -105,7 +105,7 @@ int frontend_add_function(MlirOperation module, const char *name, const char *te
   return 0;
 }
 
-MlirValue frontend_op_before(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
+MlirValue ir_op_before(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
                              MlirType result, intptr_t nattr, const MlirNamedAttribute *attrs) {
   MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(name),
                                                 mlirOperationGetLocation(at));
@@ -120,7 +120,7 @@ MlirValue frontend_op_before(MlirOperation at, const char *name, intptr_t nops, 
   return mlirTypeIsNull(result) ? (MlirValue){NULL} : mlirOperationGetResult(op, 0);
 }
 
-MlirOperation frontend_if_before(MlirOperation at, MlirValue cond, MlirType result,
+MlirOperation ir_if_before(MlirOperation at, MlirValue cond, MlirType result,
                                  MlirOperation *then_yield, MlirOperation *else_yield) {
   MlirLocation loc = mlirOperationGetLocation(at);
   MlirRegion regions[2];
@@ -143,15 +143,15 @@ MlirOperation frontend_if_before(MlirOperation at, MlirValue cond, MlirType resu
   return op;
 }
 
-int frontend_in_device_code(MlirOperation op) {
+int ir_in_device_code(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
        p = mlirOperationGetParentOperation(p))
-    if (frontend_op_is(p, "gpu.module") || frontend_op_is(p, "gpu.launch"))
+    if (ir_op_is(p, "gpu.module") || ir_op_is(p, "gpu.launch"))
       return 1;
   return 0;
 }
 
-MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_t nargs,
+MlirOperation ir_call_before(MlirOperation at, const char *callee, intptr_t nargs,
                                    const MlirValue *args, intptr_t nresults, const MlirType *results) {
   MlirContext ctx = mlirOperationGetContext(at);
   MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("func.call"),
@@ -167,14 +167,14 @@ MlirOperation frontend_call_before(MlirOperation at, const char *callee, intptr_
   return call;
 }
 
-int frontend_launches(MlirOperation launch, MlirOperation module, MlirOperation kernel) {
+int ir_launches(MlirOperation launch, MlirOperation module, MlirOperation kernel) {
   MlirAttribute sym =
       mlirOperationGetInherentAttributeByName(launch, mlirStringRefCreateFromCString("kernel"));
   return !mlirAttributeIsNull(sym) && mlirAttributeIsASymbolRef(sym) &&
          mlirSymbolRefAttrGetNumNestedReferences(sym) == 1 &&
-         mlirStringRefEqual(mlirSymbolRefAttrGetRootReference(sym), frontend_symbol_ref(module)) &&
+         mlirStringRefEqual(mlirSymbolRefAttrGetRootReference(sym), ir_symbol_ref(module)) &&
          mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(mlirSymbolRefAttrGetNestedReference(sym, 0)),
-                            frontend_symbol_ref(kernel));
+                            ir_symbol_ref(kernel));
 }
 
 /* One launch under its kernel's two names; sorted by them, then by
@@ -185,7 +185,7 @@ struct launch_key {
   MlirOperation op;
 };
 
-struct frontend_launch_index {
+struct ir_launch_index {
   struct launch_key *keys;
   MlirOperation *ops; /* in the keys' order */
   size_t n;
@@ -204,8 +204,8 @@ static int key_cmp(const void *pa, const void *pb) {
   return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
-struct frontend_launch_index *frontend_launch_index_new(const MlirOperation *launches, size_t n) {
-  struct frontend_launch_index *ix = calloc(1, sizeof *ix);
+struct ir_launch_index *ir_launch_index_new(const MlirOperation *launches, size_t n) {
+  struct ir_launch_index *ix = calloc(1, sizeof *ix);
   if (!ix || !(ix->keys = calloc(n + 1, sizeof *ix->keys)) || !(ix->ops = calloc(n + 1, sizeof *ix->ops)))
     BUG("out of memory");
   for (size_t i = 0; i < n; i++) {
@@ -213,7 +213,7 @@ struct frontend_launch_index *frontend_launch_index_new(const MlirOperation *lau
         mlirOperationGetInherentAttributeByName(launches[i], mlirStringRefCreateFromCString("kernel"));
     if (mlirAttributeIsNull(sym) || !mlirAttributeIsASymbolRef(sym) ||
         mlirSymbolRefAttrGetNumNestedReferences(sym) != 1)
-      continue; /* launches nothing frontend_launches would match */
+      continue; /* launches nothing ir_launches would match */
     struct launch_key *k = &ix->keys[ix->n++];
     k->module = mlirSymbolRefAttrGetRootReference(sym);
     k->kernel = mlirFlatSymbolRefAttrGetValue(mlirSymbolRefAttrGetNestedReference(sym, 0));
@@ -226,10 +226,10 @@ struct frontend_launch_index *frontend_launch_index_new(const MlirOperation *lau
   return ix;
 }
 
-const MlirOperation *frontend_launch_index_find(const struct frontend_launch_index *ix,
+const MlirOperation *ir_launch_index_find(const struct ir_launch_index *ix,
                                                 MlirOperation module, MlirOperation kernel,
                                                 size_t *count) {
-  struct launch_key want = {frontend_symbol_ref(module), frontend_symbol_ref(kernel), 0, {NULL}};
+  struct launch_key want = {ir_symbol_ref(module), ir_symbol_ref(kernel), 0, {NULL}};
   size_t lo = 0, hi = ix->n; /* the first key not below want */
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -246,7 +246,7 @@ const MlirOperation *frontend_launch_index_find(const struct frontend_launch_ind
   return end > lo ? &ix->ops[lo] : NULL;
 }
 
-void frontend_launch_index_free(struct frontend_launch_index *ix) {
+void ir_launch_index_free(struct ir_launch_index *ix) {
   if (!ix)
     return;
   free(ix->keys);
@@ -256,7 +256,7 @@ void frontend_launch_index_free(struct frontend_launch_index *ix) {
 
 /* gpu.launch_func's operand segments end with the kernel operands and the
  * optional async object. */
-void frontend_launch_operands(MlirOperation launch, intptr_t *start, intptr_t *count) {
+void ir_launch_operands(MlirOperation launch, intptr_t *start, intptr_t *count) {
   MlirAttribute seg = mlirOperationGetInherentAttributeByName(
       launch, mlirStringRefCreateFromCString("operandSegmentSizes"));
   intptr_t n = mlirDenseArrayGetNumElements(seg);
@@ -266,7 +266,7 @@ void frontend_launch_operands(MlirOperation launch, intptr_t *start, intptr_t *c
   *count = mlirDenseI32ArrayGetElement(seg, n - 2);
 }
 
-char *frontend_string_literal(MlirStringRef s) {
+char *ir_string_literal(MlirStringRef s) {
   char *out = malloc(s.length * 3 + 4);
   if (!out)
     return NULL;
@@ -282,14 +282,14 @@ char *frontend_string_literal(MlirStringRef s) {
   return out;
 }
 
-MlirOperation frontend_find_function(MlirModule module, const char *name) {
+MlirOperation ir_find_function(MlirModule module, const char *name) {
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!frontend_op_is(op, "func.func") && !frontend_op_is(op, "llvm.func"))
+    if (!ir_op_is(op, "func.func") && !ir_op_is(op, "llvm.func"))
       continue;
     MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
     if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym) ||
-        !frontend_ref_is(mlirStringAttrGetValue(sym), name))
+        !ir_ref_is(mlirStringAttrGetValue(sym), name))
       continue;
     if (!mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
       return op; /* a body: a definition */
@@ -297,7 +297,7 @@ MlirOperation frontend_find_function(MlirModule module, const char *name) {
   return (MlirOperation){NULL};
 }
 
-int64_t frontend_element_bytes(MlirType t) {
+int64_t ir_element_bytes(MlirType t) {
   if (mlirTypeIsAIndex(t))
     return 8;
   if (mlirTypeIsAInteger(t))
@@ -305,11 +305,11 @@ int64_t frontend_element_bytes(MlirType t) {
   if (mlirTypeIsAFloat(t))
     return (mlirFloatTypeGetWidth(t) + 7) / 8;
   if (mlirTypeIsAComplex(t)) {
-    int64_t half = frontend_element_bytes(mlirComplexTypeGetElementType(t)), n;
+    int64_t half = ir_element_bytes(mlirComplexTypeGetElementType(t)), n;
     return __builtin_mul_overflow(half, 2, &n) ? 0 : n;
   }
   if (mlirTypeIsAVector(t) && mlirShapedTypeHasStaticShape(t)) {
-    int64_t n = frontend_element_bytes(mlirShapedTypeGetElementType(t));
+    int64_t n = ir_element_bytes(mlirShapedTypeGetElementType(t));
     for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
       if (__builtin_mul_overflow(n, mlirShapedTypeGetDimSize(t, d), &n))
         return 0;
@@ -318,17 +318,17 @@ int64_t frontend_element_bytes(MlirType t) {
   return 0;
 }
 
-int64_t frontend_memref_bytes(MlirType t) {
+int64_t ir_memref_bytes(MlirType t) {
   if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
     return 0;
-  int64_t n = frontend_element_bytes(mlirShapedTypeGetElementType(t));
+  int64_t n = ir_element_bytes(mlirShapedTypeGetElementType(t));
   for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
     if (__builtin_mul_overflow(n, mlirShapedTypeGetDimSize(t, d), &n))
       return -1;
   return n;
 }
 
-MlirType frontend_memref_like(MlirType t, MlirType element, MlirAttribute space) {
+MlirType ir_memref_like(MlirType t, MlirType element, MlirAttribute space) {
   intptr_t rank = mlirShapedTypeGetRank(t);
   int64_t *shape = malloc((size_t)(rank ? rank : 1) * sizeof *shape);
   if (!shape)
@@ -342,9 +342,9 @@ MlirType frontend_memref_like(MlirType t, MlirType element, MlirAttribute space)
   return m;
 }
 
-int64_t frontend_known_block_threads(MlirOperation op) {
+int64_t ir_known_block_threads(MlirOperation op) {
   MlirOperation f = op;
-  while (!mlirOperationIsNull(f) && !frontend_op_is(f, "gpu.func"))
+  while (!mlirOperationIsNull(f) && !ir_op_is(f, "gpu.func"))
     f = mlirOperationGetParentOperation(f);
   if (mlirOperationIsNull(f))
     return 0;
@@ -359,7 +359,7 @@ int64_t frontend_known_block_threads(MlirOperation op) {
   return threads > 0 ? threads : 0;
 }
 
-size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops) {
+size_t ir_gpu_modules(MlirModule module, MlirOperation **ops) {
   size_t n = 0, cap = 0;
   *ops = NULL;
   MlirBlock body = mlirModuleGetBody(module);
@@ -382,15 +382,15 @@ size_t frontend_gpu_modules(MlirModule module, MlirOperation **ops) {
 
 /* Inherent on most ops (gpu.module, func.func), discardable on gpu.func
  * in MLIR 22: mlirOperationGetAttributeByName looks at both. */
-MlirStringRef frontend_symbol_ref(MlirOperation op) {
+MlirStringRef ir_symbol_ref(MlirOperation op) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
     return mlirStringRefCreateFromCString("");
   return mlirStringAttrGetValue(a);
 }
 
-char *frontend_symbol_name(MlirOperation op) {
-  MlirStringRef s = frontend_symbol_ref(op);
+char *ir_symbol_name(MlirOperation op) {
+  MlirStringRef s = ir_symbol_ref(op);
   char *r = malloc(s.length + 1);
   if (!r)
     BUG("out of memory");

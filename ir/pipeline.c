@@ -1,7 +1,7 @@
 /* pipeline.c: running a textual pass pipeline on a module, and holding a
- * pipeline's errors back while frontend_lower (lower.c) runs one, so that
+ * pipeline's errors back while ir_lower (lower.c) runs one, so that
  * it can say in one line what could not be lowered. The frontend's
- * diagnostic handler (frontend/context.c) asks frontend_hold_diagnostic
+ * diagnostic handler (frontend/context.c) asks ir_hold_diagnostic
  * first. */
 #include "ir.h"
 
@@ -19,7 +19,7 @@ static void append_message(MlirStringRef s, void *ud) {
   snprintf(buf + len, 1024 - len, "%.*s", (int)s.length, s.data);
 }
 
-int frontend_run_pipeline(MlirModule module, const char *pipeline) {
+int ir_run_pipeline(MlirModule module, const char *pipeline) {
   char message[1024] = "";
   MlirContext ctx = mlirModuleGetContext(module);
   MlirPassManager pm = mlirPassManagerCreate(ctx);
@@ -46,25 +46,25 @@ int frontend_run_pipeline(MlirModule module, const char *pipeline) {
 }
 
 /* While a lowering pipeline runs, the first error is held back (and later
- * ones dropped): frontend_lower turns it into one "cannot lower" message. */
-static struct frontend_held_error *held;
+ * ones dropped): ir_lower turns it into one "cannot lower" message. */
+static struct ir_held_error *held;
 
-void frontend_hold_errors(struct frontend_held_error *h) {
+void ir_hold_errors(struct ir_held_error *h) {
   held = h;
   if (h)
     memset(h, 0, sizeof *h);
 }
 
-int frontend_hold_diagnostic(MlirDiagnostic d, MlirDiagnosticSeverity s) {
+int ir_hold_diagnostic(MlirDiagnostic d, MlirDiagnosticSeverity s) {
   if (!held)
     return 0;
   if (s != MlirDiagnosticError)
     return s == MlirDiagnosticNote; /* notes belong to an error held or dropped */
   if (held->count++ == 0) {
-    char *msg = frontend_diagnostic_text(d);
+    char *msg = ir_diagnostic_text(d);
     snprintf(held->message, sizeof held->message, "%s", msg ? msg : "");
     free(msg);
-    held->located = frontend_resolve_location(mlirDiagnosticGetLocation(d), held->file,
+    held->located = ir_resolve_location(mlirDiagnosticGetLocation(d), held->file,
                                               sizeof held->file, &held->line, &held->col);
   }
   return 1;

@@ -29,7 +29,7 @@ static void strbuf_append(MlirStringRef s, void *ud) {
   b->data[b->len] = '\0';
 }
 
-char *frontend_print_op(MlirOperation op, int debug_info, size_t *len) {
+char *ir_print_op(MlirOperation op, int debug_info, size_t *len) {
   struct strbuf b = {0};
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
   /* Every op printed here was verified when it was parsed or normalized.
@@ -53,7 +53,7 @@ char *frontend_print_op(MlirOperation op, int debug_info, size_t *len) {
   return b.data;
 }
 
-char *frontend_diagnostic_text(MlirDiagnostic d) {
+char *ir_diagnostic_text(MlirDiagnostic d) {
   struct strbuf b = {0};
   mlirDiagnosticPrint(d, strbuf_append, &b);
   return b.data;
@@ -61,7 +61,7 @@ char *frontend_diagnostic_text(MlirDiagnostic d) {
 
 static void write_chunk(MlirStringRef s, void *ud) { fwrite(s.data, 1, s.length, ud); }
 
-int frontend_write_op(MlirOperation op, const char *path) {
+int ir_write_op(MlirOperation op, const char *path) {
   FILE *f = fopen(path, "w");
   if (!f)
     return diag_error("cannot open '%s' for writing: %s", path, strerror(errno));

@@ -27,17 +27,17 @@
 #include <string.h>
 
 /* The kind's dialects of lowered ops (its row's `lowered`), for
- * device_lowered: frontend_lower's callback takes no data of its own. */
+ * device_lowered: ir_lower's callback takes no data of its own. */
 static _Thread_local const char *const *lowered_dialects;
 
 /* Lowered device code: LLVM dialect ops, the kind's own ops (translated
  * to intrinsics) and the containers. */
 static int device_lowered(MlirStringRef name) {
   for (size_t i = 0; lowered_dialects && lowered_dialects[i]; i++)
-    if (frontend_ref_starts(name, lowered_dialects[i]))
+    if (ir_ref_starts(name, lowered_dialects[i]))
       return 1;
-  return frontend_ref_starts(name, "llvm.") || frontend_ref_is(name, "gpu.module") ||
-         frontend_ref_is(name, "builtin.module");
+  return ir_ref_starts(name, "llvm.") || ir_ref_is(name, "gpu.module") ||
+         ir_ref_is(name, "builtin.module");
 }
 
 /* The gpu.modules of `module` in range r, cloned into a new module for
@@ -53,7 +53,7 @@ static int clone_modules(MlirModule module, const struct target *t, int opt,
     return diag_error("internal: cannot build the target attribute for '%s'", t->id);
   MlirAttribute targets = mlirArrayAttrGet(ctx, 1, &tattr);
   MlirOperation *mods;
-  size_t n = frontend_gpu_modules(module, &mods);
+  size_t n = ir_gpu_modules(module, &mods);
   if (n != r->total || r->first + r->count > n) {
     free(mods);
     return diag_error("internal: gpu.modules %zu to %zu of %zu asked of a program of %zu",
@@ -76,7 +76,7 @@ static int clone_modules(MlirModule module, const struct target *t, int opt,
 
 static MlirWalkResult bound_kernel(MlirOperation op, void *ud) {
   const struct target_lowering *l = ud;
-  if (!frontend_op_is(op, "llvm.func"))
+  if (!ir_op_is(op, "llvm.func"))
     return MlirWalkResultAdvance;
   if (!mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
           op, mlirStringRefCreateFromCString("gpu.kernel"))))
@@ -110,7 +110,7 @@ static void finish_lowered(MlirModule dev, const struct target_lowering *l,
   if (l->launch_bounds)
     mlirOperationWalk(root, bound_kernel, (void *)l, MlirWalkPreOrder);
   MlirOperation *mods;
-  size_t n = frontend_gpu_modules(dev, &mods);
+  size_t n = ir_gpu_modules(dev, &mods);
   for (size_t i = 0; i < n && l->finish_module; i++)
     l->finish_module(mods[i]);
   free(mods);
@@ -157,7 +157,7 @@ static int retarget(MlirModule dev, const struct target *t, int opt) {
     return diag_error("internal: cannot build the target attribute for '%s'", t->id);
   MlirAttribute targets = mlirArrayAttrGet(ctx, 1, &tattr);
   MlirOperation *mods;
-  size_t n = frontend_gpu_modules(dev, &mods);
+  size_t n = ir_gpu_modules(dev, &mods);
   for (size_t i = 0; i < n; i++)
     mlirOperationSetInherentAttributeByName(mods[i], mlirStringRefCreateFromCString("targets"), targets);
   free(mods);
@@ -175,7 +175,7 @@ static int serialize_and_write(MlirModule dev, const struct target *const *ts, s
   char serialize[4096];
   if (l->serialize(serialize, sizeof serialize, ts[0], tc, cg->debug))
     return diag_error("internal: pipeline for '%s' too long", ts[0]->id);
-  if (strcmp(serialize, "builtin.module()") != 0 && frontend_run_pipeline(dev, serialize) != 0)
+  if (strcmp(serialize, "builtin.module()") != 0 && ir_run_pipeline(dev, serialize) != 0)
     return -1;
   if (l->write_objects)
     return l->write_objects(dev, cg->opt, r, out_paths);
@@ -196,7 +196,7 @@ int lowering_device_family(const struct program *prog, const struct target *cons
   for (size_t i = 1; i < nt && k < sizeof activity; i++)
     k += (size_t)snprintf(activity + k, sizeof activity - k, "%s'%s'", i + 1 == nt ? " and " : ", ",
                           ts[i]->id);
-  frontend_set_activity(activity);
+  ir_set_activity(activity);
 
   MlirModule dev = mlirModuleCreateEmpty(mlirOperationGetLocation(mlirModuleGetOperation(module)));
   char pipeline[4096], what[300];
@@ -209,7 +209,7 @@ int lowering_device_family(const struct program *prog, const struct target *cons
   }
   l->describe(t, what, sizeof what);
   lowered_dialects = l->lowered;
-  int lowered = frontend_lower(dev, pipeline, what, device_lowered);
+  int lowered = ir_lower(dev, pipeline, what, device_lowered);
   lowered_dialects = NULL;
   if (lowered != 0)
     goto out;
@@ -230,7 +230,7 @@ int lowering_device_family(const struct program *prog, const struct target *cons
   }
 out:
   mlirModuleDestroy(dev);
-  frontend_set_activity(NULL);
+  ir_set_activity(NULL);
   return rc;
 }
 

@@ -84,7 +84,7 @@ static int rewrite(MlirOperation op) {
                                                     : mlirStringAttrGetValue(msg_attr);
   char file[1024] = "unknown", function[256], text[1500], efile[2100], emsg[3000];
   unsigned line = 0, col = 0;
-  frontend_location(loc, file, sizeof file, &line, &col);
+  ir_location(loc, file, sizeof file, &line, &col);
   function_name(op, function, sizeof function);
   snprintf(text, sizeof text, "%.*s", (int)msg.length, msg.data);
   escape_percent(file, efile, sizeof efile);
@@ -135,7 +135,7 @@ static int rewrite(MlirOperation op) {
 int lowering_amd_asserts(MlirOperation gpu_module) {
   static const char *const names[] = {"cf.assert", NULL};
   MlirOperation *found;
-  size_t n = frontend_find_ops(gpu_module, names, NULL, &found);
+  size_t n = ir_find_ops(gpu_module, names, NULL, &found);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++)
     rc = rewrite(found[i]);

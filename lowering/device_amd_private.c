@@ -49,7 +49,7 @@ static MlirOperation clone_with_type(MlirOperation op, MlirType to) {
 int lowering_amd_private_allocas(MlirOperation gpu_module) {
   static const char *const names[] = {"memref.alloca", NULL};
   MlirOperation *found;
-  size_t n = frontend_find_ops(gpu_module, names, in_default_space, &found);
+  size_t n = ir_find_ops(gpu_module, names, in_default_space, &found);
   MlirContext ctx = mlirOperationGetContext(gpu_module);
   MlirAttribute private_space = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString("#gpu.address_space<private>"));
   int rc = 0;
@@ -57,7 +57,7 @@ int lowering_amd_private_allocas(MlirOperation gpu_module) {
     MlirOperation op = found[i];
     MlirValue old = mlirOperationGetResult(op, 0);
     MlirType t = mlirValueGetType(old);
-    MlirType priv = frontend_memref_like(t, (MlirType){NULL}, private_space);
+    MlirType priv = ir_memref_like(t, (MlirType){NULL}, private_space);
     MlirOperation made = clone_with_type(op, priv);
     if (mlirOperationIsNull(made)) {
       rc = diag_error("internal: cannot move a memref.alloca to private memory");

@@ -31,10 +31,10 @@ struct contract {
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
 static int is_add(MlirOperation op) {
-  return frontend_op_is(op, "llvm.fadd") || frontend_op_is(op, "llvm.fsub");
+  return ir_op_is(op, "llvm.fadd") || ir_op_is(op, "llvm.fsub");
 }
 
-static int is_mul(MlirOperation op) { return frontend_op_is(op, "llvm.fmul"); }
+static int is_mul(MlirOperation op) { return ir_op_is(op, "llvm.fmul"); }
 
 /* No flags: the attribute is absent or #llvm.fastmath<none>. */
 static int flagless(const struct contract *c, MlirOperation op) {

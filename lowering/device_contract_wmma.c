@@ -152,7 +152,7 @@ static int match_contract(MlirOperation op, int chip, struct match *m) {
   m->kernel = warp_uniform_kernel_of(op);
   if (mlirOperationIsNull(m->kernel))
     return 0;
-  if (frontend_op_is(mlirOpOperandGetOwner(use), "scf.yield"))
+  if (ir_op_is(mlirOpOperandGetOwner(use), "scf.yield"))
     return wmma_match_loop(m);
   if (mlirOpOperandGetOperandNumber(use) != 0 ||
       !wmma_match_accumulator(m, mlirOperationGetOperand(op, 2)) ||
@@ -183,11 +183,11 @@ static int rewrite(const struct match *m) {
       cond = wmma_and(at, cond, wmma_tile_aligned(at, &m->t[i], NULL));
   cond = wmma_and(at, cond, wmma_whole_warp(at, m->kernel));
   MlirOperation then_yield, else_yield;
-  frontend_if_before(at, cond, (MlirType){NULL}, &then_yield, &else_yield);
+  ir_if_before(at, cond, (MlirType){NULL}, &then_yield, &else_yield);
   MlirValue c = wmma_load_acc(then_yield, m, &m->t[C]);
   MlirValue d = wmma_multiply(then_yield, m, &m->t[A], &m->t[B], c);
   if (mlirValueIsNull(d))
-    return frontend_error_at(at, "internal: cannot build the warp's multiply");
+    return ir_error_at(at, "internal: cannot build the warp's multiply");
   wmma_store(then_yield, &m->t[D], d);
   move_per_thread(m, else_yield);
   return 0;
@@ -199,7 +199,7 @@ static int module_chip(MlirOperation gpu_module) {
   if (mlirAttributeIsNull(targets))
     return BASE_CHIP;
   char text[512];
-  frontend_attr_text(targets, text, sizeof text);
+  ir_attr_text(targets, text, sizeof text);
   const char *chip = strstr(text, "chip = \"sm_");
   return chip ? atoi(chip + strlen("chip = \"sm_")) : BASE_CHIP;
 }
@@ -207,7 +207,7 @@ static int module_chip(MlirOperation gpu_module) {
 int lowering_contract_to_wmma(MlirOperation gpu_module) {
   static const char *const names[] = {"vector.contract", NULL};
   MlirOperation *ops;
-  size_t n = frontend_find_ops(gpu_module, names, NULL, &ops);
+  size_t n = ir_find_ops(gpu_module, names, NULL, &ops);
   int done = 0, rc = 0, chip = module_chip(gpu_module);
   for (size_t i = 0; i < n; i++) {
     struct match m;

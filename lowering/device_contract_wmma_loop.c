@@ -63,7 +63,7 @@ static int index_form(MlirValue v, MlirValue iv, MlirOperation loop) {
     return 1;
   if (outside(v, loop))
     return 0;
-  if (mlirValueIsAOpResult(v) && frontend_op_is(mlirOpResultGetOwner(v), "arith.addi")) {
+  if (mlirValueIsAOpResult(v) && ir_op_is(mlirOpResultGetOwner(v), "arith.addi")) {
     MlirOperation add = mlirOpResultGetOwner(v);
     MlirValue x = mlirOperationGetOperand(add, 0), y = mlirOperationGetOperand(add, 1);
     if ((mlirValueEqual(x, iv) && outside(y, loop)) || (mlirValueEqual(y, iv) && outside(x, loop)))
@@ -76,7 +76,7 @@ static int index_form(MlirValue v, MlirValue iv, MlirOperation loop) {
 static MlirOperation read_of(MlirOperation contract, int i) {
   MlirValue v = mlirOperationGetOperand(contract, i);
   MlirOperation def = mlirOpResultGetOwner(v);
-  if (!frontend_op_is(def, "vector.transfer_read"))
+  if (!ir_op_is(def, "vector.transfer_read"))
     def = mlirOpResultGetOwner(mlirOperationGetOperand(def, 0));
   return def;
 }
@@ -103,7 +103,7 @@ int wmma_match_loop(struct match *m) {
   MlirOperation yield = mlirOpOperandGetOwner(use);
   MlirBlock body = mlirOperationGetBlock(m->contract);
   MlirOperation loop = mlirOperationGetParentOperation(yield);
-  if (!frontend_op_is(loop, "scf.for") || !mlirBlockEqual(mlirOperationGetBlock(yield), body) ||
+  if (!ir_op_is(loop, "scf.for") || !mlirBlockEqual(mlirOperationGetBlock(yield), body) ||
       mlirOperationGetNumResults(loop) != 1 || mlirOpOperandGetOperandNumber(use) != 0)
     return 0;
   m->loop = loop;
@@ -165,7 +165,7 @@ static MlirValue loop_tile_aligned(const struct match *m, const struct tile *t) 
   MlirValue iv = mlirBlockGetArgument(body, 0);
   MlirValue lb = mlirOperationGetOperand(at, 0), step = mlirOperationGetOperand(at, 2);
   MlirValue index[MAX_RANK];
-  int64_t strides[MAX_RANK], offset, bytes = frontend_element_bytes(t->elem);
+  int64_t strides[MAX_RANK], offset, bytes = ir_element_bytes(t->elem);
   /* loop_tile checked the rank and the strides */
   mlirMemRefTypeGetStridesAndOffset(mlirValueGetType(t->memref), strides, &offset);
   MlirValue cond = {NULL};
@@ -218,7 +218,7 @@ static int build_loop(const struct match *m, MlirOperation then_yield) {
   }
   MlirValue d = wmma_multiply(contract, m, &t[A], &t[B], acc);
   if (mlirValueIsNull(d))
-    return frontend_error_at(m->contract, "internal: cannot build the warp's multiply");
+    return ir_error_at(m->contract, "internal: cannot build the warp's multiply");
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(contract, 0), d);
   mlirOperationDestroy(contract);
   for (int i = 0; i < ndead; i++)
@@ -239,7 +239,7 @@ int wmma_rewrite_loop(const struct match *m) {
       cond = wmma_and(at, cond, wmma_tile_aligned(at, &m->t[i], NULL));
   cond = wmma_and(at, cond, wmma_whole_warp(at, m->kernel));
   MlirOperation then_yield, else_yield;
-  frontend_if_before(at, cond, (MlirType){NULL}, &then_yield, &else_yield);
+  ir_if_before(at, cond, (MlirType){NULL}, &then_yield, &else_yield);
   if (build_loop(m, then_yield) != 0)
     return -1;
   /* the per-thread version: the C read (unless used elsewhere), the loop

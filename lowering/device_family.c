@@ -56,7 +56,7 @@ static MlirWalkResult find_chip_op(MlirOperation op, void *ud) {
   struct chip_op_search *s = ud;
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   for (size_t i = 0; s->prefixes[i]; i++)
-    if (frontend_ref_starts(name, s->prefixes[i])) {
+    if (ir_ref_starts(name, s->prefixes[i])) {
       s->found = 1;
       return MlirWalkResultInterrupt;
     }
@@ -68,7 +68,7 @@ static int uses_chip_ops(const struct program *prog, const char *const *prefixes
   if (!prefixes)
     return 0;
   MlirOperation *mods;
-  size_t n = frontend_gpu_modules(program_mlir(prog), &mods);
+  size_t n = ir_gpu_modules(program_mlir(prog), &mods);
   struct chip_op_search s = {prefixes, 0};
   for (size_t i = 0; i < n && !s.found; i++)
     mlirOperationWalk(mods[i], find_chip_op, &s, MlirWalkPreOrder);
@@ -97,14 +97,14 @@ struct function_search {
 
 static MlirWalkResult find_function(MlirOperation op, void *ud) {
   struct function_search *s = ud;
-  if (!frontend_op_is(op, "llvm.func"))
+  if (!ir_op_is(op, "llvm.func"))
     return MlirWalkResultAdvance;
   MlirAttribute name = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
   if (mlirAttributeIsNull(name))
     return MlirWalkResultSkip;
   MlirStringRef n = mlirStringAttrGetValue(name);
   for (size_t i = 0; s->prefixes[i]; i++)
-    if (frontend_ref_starts(n, s->prefixes[i])) {
+    if (ir_ref_starts(n, s->prefixes[i])) {
       s->found = 1;
       return MlirWalkResultInterrupt;
     }

@@ -65,11 +65,11 @@ static int is_scalar_ipowi(MlirOperation op) {
 /* The function for type t in gpu_module, made on first use. */
 static int function_for(MlirOperation gpu_module, MlirType t, char *name, size_t size) {
   char type[64];
-  frontend_type_text(t, type, sizeof type);
+  ir_type_text(t, type, sizeof type);
   snprintf(name, size, "__gpucc_ipowi_%s", type);
   /* Sized to fit: the type is written some thirty times. */
   char *text = xasprintf(ipowi_template, name, type);
-  int rc = frontend_add_function(gpu_module, name, text);
+  int rc = ir_add_function(gpu_module, name, text);
   free(text);
   return rc;
 }
@@ -77,7 +77,7 @@ static int function_for(MlirOperation gpu_module, MlirType t, char *name, size_t
 int lowering_expand_ipowi(MlirOperation gpu_module) {
   static const char *const names[] = {"math.ipowi", NULL};
   MlirOperation *found;
-  size_t n = frontend_find_ops(gpu_module, names, is_scalar_ipowi, &found);
+  size_t n = ir_find_ops(gpu_module, names, is_scalar_ipowi, &found);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     MlirOperation op = found[i];
@@ -86,7 +86,7 @@ int lowering_expand_ipowi(MlirOperation gpu_module) {
     if ((rc = function_for(gpu_module, t, name, sizeof name)) != 0)
       break;
     MlirValue args[2] = {mlirOperationGetOperand(op, 0), mlirOperationGetOperand(op, 1)};
-    MlirOperation call = frontend_call_before(op, name, 2, args, 1, &t);
+    MlirOperation call = ir_call_before(op, name, 2, args, 1, &t);
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(call, 0));
     mlirOperationDestroy(op);
   }

@@ -61,8 +61,8 @@ struct uses {
 
 static MlirWalkResult collect_use(MlirOperation op, void *ud) {
   struct uses *u = ud;
-  const char *attr = frontend_op_is(op, "llvm.call")            ? "callee"
-                     : frontend_op_is(op, "llvm.mlir.addressof") ? "global_name"
+  const char *attr = ir_op_is(op, "llvm.call")            ? "callee"
+                     : ir_op_is(op, "llvm.mlir.addressof") ? "global_name"
                                                                   : NULL;
   if (!attr)
     return MlirWalkResultAdvance;
@@ -99,7 +99,7 @@ static int is_dynamic_shared(MlirOperation g) {
       mlirIntegerAttrGetValueInt(space) != 3 || mlirAttributeIsNull(type))
     return 0;
   char text[64];
-  frontend_type_text(mlirTypeAttrGetValue(type), text, sizeof text);
+  ir_type_text(mlirTypeAttrGetValue(type), text, sizeof text);
   return !strncmp(text, "!llvm.array<0 x ", 16);
 }
 
@@ -113,10 +113,10 @@ static void internalize_module(MlirOperation gm, const char *kernel_attr) {
   MlirOperation fn = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(fn)) {
     MlirOperation next = mlirOperationGetNextInBlock(fn);
-    if (frontend_op_is(fn, "llvm.mlir.global") && is_dynamic_shared(fn) &&
+    if (ir_op_is(fn, "llvm.mlir.global") && is_dynamic_shared(fn) &&
         !mlirAttributeIsNull(external))
       mlirOperationSetInherentAttributeByName(fn, ref("linkage"), external);
-    if (frontend_op_is(fn, "llvm.func") && is_definition(fn) && !is_kernel(fn, kernel_attr)) {
+    if (ir_op_is(fn, "llvm.func") && is_definition(fn) && !is_kernel(fn, kernel_attr)) {
       MlirStringRef name = symbol(fn);
       if (name.length > strlen(CIFACE) && !strncmp(name.data, CIFACE, strlen(CIFACE)) &&
           !used(&u, name))
@@ -133,7 +133,7 @@ static void internalize_module(MlirOperation gm, const char *kernel_attr) {
 
 void lowering_internalize_device_functions(MlirModule dev, const char *kernel_attr) {
   MlirOperation *mods;
-  size_t n = frontend_gpu_modules(dev, &mods);
+  size_t n = ir_gpu_modules(dev, &mods);
   for (size_t i = 0; i < n; i++)
     internalize_module(mods[i], kernel_attr);
   free(mods);

@@ -51,7 +51,7 @@
 
 int mma_read_type(MlirType t, struct mma_type *m) {
   char text[128], role[4];
-  frontend_type_text(t, text, sizeof text);
+  ir_type_text(t, text, sizeof text);
   if (sscanf(text, "!gpu.mma_matrix<%ux%ux%31[^,], \"%1[ABC]Op\">", &m->rows, &m->cols, m->elem,
              role) != 4)
     return -1;
@@ -113,7 +113,7 @@ int mma_add_function(MlirOperation gpu_module, const char *body, char *name, siz
   snprintf(name, size, "__gpucc_mma_%016llx", (unsigned long long)hash_text(body));
   const char *at = strstr(body, "@NAME");
   char *text = xasprintf("%.*s@%s%s", (int)(at - body), body, name, at + 5);
-  int rc = frontend_add_function(gpu_module, name, text);
+  int rc = ir_add_function(gpu_module, name, text);
   free(text);
   return rc;
 }
@@ -351,7 +351,7 @@ struct rewrite {
  * result type `result`, or none). */
 static int call_instead(const struct rewrite *r, MlirOperation op, char *body, MlirType result) {
   if (!body)
-    return frontend_error_at(op, "cannot lower '%s' for %s: unsupported operand",
+    return ir_error_at(op, "cannot lower '%s' for %s: unsupported operand",
                              "gpu.subgroup_mma op", r->target);
   char name[64];
   int rc = mma_add_function(r->gpu_module, body, name, sizeof name);
@@ -361,10 +361,10 @@ static int call_instead(const struct rewrite *r, MlirOperation op, char *body, M
   MlirValue args[8];
   intptr_t n = mlirOperationGetNumOperands(op);
   if (n > (intptr_t)(sizeof args / sizeof args[0]))
-    return frontend_error_at(op, "internal: too many operands for a matrix op");
+    return ir_error_at(op, "internal: too many operands for a matrix op");
   for (intptr_t i = 0; i < n; i++)
     args[i] = mlirOperationGetOperand(op, i);
-  MlirOperation call = frontend_call_before(op, name, n, args, mlirTypeIsNull(result) ? 0 : 1, &result);
+  MlirOperation call = ir_call_before(op, name, n, args, mlirTypeIsNull(result) ? 0 : 1, &result);
   if (!mlirTypeIsNull(result))
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(call, 0));
   mlirOperationDestroy(op);
@@ -376,12 +376,12 @@ static int operand_of(const struct rewrite *r, MlirOperation op, MlirValue v, st
                       struct fragment *f) {
   char why[256];
   if (mma_read_type(mlirValueGetType(v), m) != 0)
-    return frontend_error_at(op, "internal: not a matrix operand");
+    return ir_error_at(op, "internal: not a matrix operand");
   if (r->layout->fragment(m, f, why, sizeof why) != 0) {
     char name[64];
     MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
     snprintf(name, sizeof name, "%.*s", (int)s.length, s.data);
-    return frontend_error_at(op, "cannot lower '%s' for %s: %s", name, r->target, why);
+    return ir_error_at(op, "cannot lower '%s' for %s: %s", name, r->target, why);
   }
   return 0;
 }
@@ -399,7 +399,7 @@ static int has_attr(MlirOperation op, const char *name) {
 /* Whether the kernel around op states a block size (known_block_size) of
  * whole groups of `lanes`. */
 static int known_whole_waves(MlirOperation op, int lanes) {
-  int64_t threads = frontend_known_block_threads(op);
+  int64_t threads = ir_known_block_threads(op);
   return threads > 0 && threads % lanes == 0;
 }
 
@@ -423,7 +423,7 @@ static int assert_whole_waves(const struct rewrite *r, MlirOperation op) {
     return -1;
   MlirContext ctx = mlirOperationGetContext(op);
   MlirType i1 = mlirIntegerTypeGet(ctx, 1);
-  MlirOperation call = frontend_call_before(op, name, 0, NULL, 1, &i1);
+  MlirOperation call = ir_call_before(op, name, 0, NULL, 1, &i1);
   MlirValue ok = mlirOperationGetResult(call, 0);
   MlirStringRef op_name = mlirIdentifierStr(mlirOperationGetName(op));
   snprintf(msg, sizeof msg, "%.*s on %s needs whole %s of %d threads", (int)op_name.length,
@@ -432,7 +432,7 @@ static int assert_whole_waves(const struct rewrite *r, MlirOperation op) {
       mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("msg")),
       mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(msg)));
   MlirType none = {NULL};
-  frontend_op_before(op, "cf.assert", 1, &ok, none, 1, &text);
+  ir_op_before(op, "cf.assert", 1, &ok, none, 1, &text);
   return 0;
 }
 
@@ -445,10 +445,10 @@ static int rewrite_access(const struct rewrite *r, MlirOperation op, int store) 
     return -1;
   MlirType mt = mlirValueGetType(memref);
   char mem[4096], space[256] = "";
-  frontend_type_text(mt, mem, sizeof mem);
+  ir_type_text(mt, mem, sizeof mem);
   MlirAttribute ms = mlirMemRefTypeGetMemorySpace(mt);
   if (!mlirAttributeIsNull(ms))
-    frontend_attr_text(ms, space, sizeof space);
+    ir_attr_text(ms, space, sizeof space);
   char *body = access_function(store, r->layout, &m, &f, mem, mlirShapedTypeGetRank(mt), space,
                                lead_dimension(op), has_attr(op, "transpose"));
   if (store && assert_whole_waves(r, op) != 0) {
@@ -469,9 +469,9 @@ static int rewrite_compute(const struct rewrite *r, MlirOperation op) {
   char why[256] = "";
   char *body = r->layout->compute(m, f, why, sizeof why);
   if (!body && why[0])
-    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s", r->target, why);
+    return ir_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s", r->target, why);
   if (!body)
-    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s has no %s x %s -> %s",
+    return ir_error_at(op, "cannot lower 'gpu.subgroup_mma_compute' for %s: %s has no %s x %s -> %s",
                              r->target, r->layout->unit, m[0].elem, m[1].elem, m[2].elem);
   if (assert_whole_waves(r, op) != 0) {
     free(body);
@@ -482,7 +482,7 @@ static int rewrite_compute(const struct rewrite *r, MlirOperation op) {
 
 static int rewrite_elementwise(const struct rewrite *r, MlirOperation op) {
   char kind[64];
-  frontend_attr_text(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("opType")),
+  ir_attr_text(mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("opType")),
                      kind, sizeof kind);
   const char *k = strrchr(kind, ' ');
   k = k ? k + 1 : kind;
@@ -497,12 +497,12 @@ static int rewrite_elementwise(const struct rewrite *r, MlirOperation op) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirType tin = fragment_type(ctx, &in, &fin), tout = fragment_type(ctx, &out, &fout);
   char vin[64], vout[64];
-  frontend_type_text(tin, vin, sizeof vin);
-  frontend_type_text(tout, vout, sizeof vout);
+  ir_type_text(tin, vin, sizeof vin);
+  ir_type_text(tout, vout, sizeof vout);
   char *body = elementwise_function(k, vin, vout, (int)mlirOperationGetNumOperands(op), &fin, &fout,
                                     in.elem, out.elem);
   if (!body)
-    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_elementwise %s' for %s", k, r->target);
+    return ir_error_at(op, "cannot lower 'gpu.subgroup_mma_elementwise %s' for %s", k, r->target);
   return call_instead(r, op, body, tout);
 }
 
@@ -513,7 +513,7 @@ static int rewrite_constant(const struct rewrite *r, MlirOperation op) {
     return -1;
   MlirType t = fragment_type(mlirOperationGetContext(op), &m, &f);
   char vec[64];
-  frontend_type_text(t, vec, sizeof vec);
+  ir_type_text(t, vec, sizeof vec);
   return call_instead(r, op,
                       xasprintf("func.func private @NAME(%%x: %s) -> %s {\n"
                                 "  %%r = vector.broadcast %%x : %s to %s\n  return %%r : %s\n}\n",
@@ -545,9 +545,9 @@ static MlirWalkResult retype_op(MlirOperation op, void *data) {
   MlirAttribute ft = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("function_type"));
   if (!mlirAttributeIsNull(ft)) {
     char text[512];
-    frontend_attr_text(ft, text, sizeof text);
+    ir_attr_text(ft, text, sizeof text);
     if (strstr(text, "!gpu.mma_matrix")) {
-      rt->rc = frontend_error_at(op, "cannot lower a function taking or returning !gpu.mma_matrix for %s: "
+      rt->rc = ir_error_at(op, "cannot lower a function taking or returning !gpu.mma_matrix for %s: "
                                      "keep matrix values inside one function",
                                  rt->r->target);
       return MlirWalkResultInterrupt;
@@ -568,7 +568,7 @@ int lowering_expand_mma(MlirOperation gpu_module, const struct mma_lowering *lay
                                       "gpu.subgroup_mma_compute", "gpu.subgroup_mma_elementwise",
                                       "gpu.subgroup_mma_constant_matrix", NULL};
   MlirOperation *found;
-  size_t n = frontend_find_ops(gpu_module, names, NULL, &found);
+  size_t n = ir_find_ops(gpu_module, names, NULL, &found);
   struct rewrite r = {gpu_module, layout, target};
   int rc = 0;
   /* Last first: an op's operands still have their matrix types when it is
@@ -576,15 +576,15 @@ int lowering_expand_mma(MlirOperation gpu_module, const struct mma_lowering *lay
   for (size_t i = n; i-- > 0 && rc == 0;) {
     MlirOperation op = found[i];
     if (layout->elementwise) {
-      if (frontend_op_is(op, "gpu.subgroup_mma_elementwise"))
+      if (ir_op_is(op, "gpu.subgroup_mma_elementwise"))
         rc = rewrite_elementwise(&r, op);
-    } else if (frontend_op_is(op, "gpu.subgroup_mma_load_matrix"))
+    } else if (ir_op_is(op, "gpu.subgroup_mma_load_matrix"))
       rc = rewrite_access(&r, op, 0);
-    else if (frontend_op_is(op, "gpu.subgroup_mma_store_matrix"))
+    else if (ir_op_is(op, "gpu.subgroup_mma_store_matrix"))
       rc = rewrite_access(&r, op, 1);
-    else if (frontend_op_is(op, "gpu.subgroup_mma_compute"))
+    else if (ir_op_is(op, "gpu.subgroup_mma_compute"))
       rc = rewrite_compute(&r, op);
-    else if (frontend_op_is(op, "gpu.subgroup_mma_elementwise"))
+    else if (ir_op_is(op, "gpu.subgroup_mma_elementwise"))
       rc = rewrite_elementwise(&r, op);
     else
       rc = rewrite_constant(&r, op);

@@ -95,7 +95,7 @@ static char *nvvm_elementwise_function(const char *kind, int nargs, const struct
 
 /* Builds `builtin.unrealized_conversion_cast v : to` before `at`. */
 static MlirValue bridge(MlirOperation at, MlirValue v, MlirType to) {
-  return frontend_op_before(at, "builtin.unrealized_conversion_cast", 1, &v, to, 0, NULL);
+  return ir_op_before(at, "builtin.unrealized_conversion_cast", 1, &v, to, 0, NULL);
 }
 
 /* NVIDIA: the op's matrices go to the function as the NVVM structs. */
@@ -104,12 +104,12 @@ static int nvvm_elementwise(MlirOperation gpu_module, MlirOperation op, const ch
   struct mma_type in, out;
   if (mma_read_type(mlirValueGetType(mlirOperationGetOperand(op, 0)), &in) != 0 ||
       mma_read_type(mlirValueGetType(mlirOperationGetResult(op, 0)), &out) != 0)
-    return frontend_error_at(op, "internal: not a matrix operand");
+    return ir_error_at(op, "internal: not a matrix operand");
   char sin[512], sout[512];
   int nargs = (int)mlirOperationGetNumOperands(op);
   char *body = nvvm_elementwise_function(kind, nargs, &in, &out, sin, sout, sizeof sin);
   if (!body)
-    return frontend_error_at(op, "cannot lower 'gpu.subgroup_mma_elementwise %s' on %ux%ux%s \"%cOp\" for %s",
+    return ir_error_at(op, "cannot lower 'gpu.subgroup_mma_elementwise %s' on %ux%ux%s \"%cOp\" for %s",
                              kind, in.rows, in.cols, in.elem, in.role, target);
   char name[64];
   int rc = mma_add_function(gpu_module, body, name, sizeof name);
@@ -122,7 +122,7 @@ static int nvvm_elementwise(MlirOperation gpu_module, MlirOperation op, const ch
   MlirValue args[2];
   for (int i = 0; i < nargs; i++)
     args[i] = bridge(op, mlirOperationGetOperand(op, i), tin);
-  MlirOperation call = frontend_call_before(op, name, nargs, args, 1, &tout);
+  MlirOperation call = ir_call_before(op, name, nargs, args, 1, &tout);
   MlirValue res = bridge(op, mlirOperationGetResult(call, 0), mlirValueGetType(mlirOperationGetResult(op, 0)));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), res);
   mlirOperationDestroy(op);

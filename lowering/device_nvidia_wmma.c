@@ -25,7 +25,7 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
 static int is_kernel_entry_arg(MlirValue v) {
   MlirBlock block = mlirBlockArgumentGetOwner(v);
   MlirOperation fn = mlirBlockGetParentOperation(block);
-  if (!frontend_op_is(fn, "llvm.func") ||
+  if (!ir_op_is(fn, "llvm.func") ||
       mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fn, ref("gpu.kernel"))))
     return 0;
   return mlirBlockEqual(mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0)), block);
@@ -44,7 +44,7 @@ static MlirValue inserted(MlirValue agg, int64_t pos) {
   MlirValue none = {NULL};
   for (int i = 0; i < MAX_TRACE && mlirValueIsAOpResult(agg); i++) {
     MlirOperation def = mlirOpResultGetOwner(agg);
-    if (!frontend_op_is(def, "llvm.insertvalue"))
+    if (!ir_op_is(def, "llvm.insertvalue"))
       return none;
     if (position(def) == pos)
       return mlirOperationGetOperand(def, 1);
@@ -59,9 +59,9 @@ static int from_kernel_param(MlirValue ptr) {
     if (mlirValueIsABlockArgument(ptr))
       return is_kernel_entry_arg(ptr);
     MlirOperation def = mlirOpResultGetOwner(ptr);
-    if (frontend_op_is(def, "llvm.getelementptr"))
+    if (ir_op_is(def, "llvm.getelementptr"))
       ptr = mlirOperationGetOperand(def, 0);
-    else if (frontend_op_is(def, "llvm.extractvalue") && position(def) >= 0)
+    else if (ir_op_is(def, "llvm.extractvalue") && position(def) >= 0)
       ptr = inserted(mlirOperationGetOperand(def, 0), position(def));
     else
       return 0;
@@ -71,15 +71,15 @@ static int from_kernel_param(MlirValue ptr) {
 
 static MlirWalkResult globalize(MlirOperation op, void *ud) {
   (void)ud;
-  if (!frontend_op_is(op, "nvvm.wmma.load") && !frontend_op_is(op, "nvvm.wmma.store"))
+  if (!ir_op_is(op, "nvvm.wmma.load") && !ir_op_is(op, "nvvm.wmma.store"))
     return MlirWalkResultAdvance;
   MlirValue ptr = mlirOperationGetOperand(op, 0); /* first in both ops */
   char text[16];
-  frontend_type_text(mlirValueGetType(ptr), text, sizeof text);
+  ir_type_text(mlirValueGetType(ptr), text, sizeof text);
   if (strcmp(text, "!llvm.ptr") != 0 || !from_kernel_param(ptr))
     return MlirWalkResultAdvance;
   MlirType global = mlirTypeParseGet(mlirOperationGetContext(op), ref("!llvm.ptr<1>"));
-  MlirValue cast = frontend_op_before(op, "llvm.addrspacecast", 1, &ptr, global, 0, NULL);
+  MlirValue cast = ir_op_before(op, "llvm.addrspacecast", 1, &ptr, global, 0, NULL);
   if (!mlirValueIsNull(cast))
     mlirOperationSetOperand(op, 0, cast);
   return MlirWalkResultAdvance;

@@ -67,12 +67,12 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
 
 static MlirValue constant(MlirOperation at, MlirType t, int64_t v) {
   MlirNamedAttribute value = named(mlirOperationGetContext(at), "value", mlirIntegerAttrGet(t, v));
-  return frontend_op_before(at, "arith.constant", 0, NULL, t, 1, &value);
+  return ir_op_before(at, "arith.constant", 0, NULL, t, 1, &value);
 }
 
 static MlirValue binary(MlirOperation at, const char *name, MlirValue a, MlirValue b) {
   MlirValue ops[2] = {a, b};
-  return frontend_op_before(at, name, 2, ops, mlirValueGetType(a), 0, NULL);
+  return ir_op_before(at, name, 2, ops, mlirValueGetType(a), 0, NULL);
 }
 
 /* The arith op that combines two values for reduction kind `kind`. */
@@ -97,7 +97,7 @@ static const char *combiner(const char *kind, int is_float) {
 /* "#gpu<all_reduce_op add>" -> "add". */
 static void reduction_kind(MlirAttribute a, char *out) {
   char text[128];
-  frontend_attr_text(a, text, sizeof text);
+  ir_attr_text(a, text, sizeof text);
   const char *p = strrchr(text, ' ');
   snprintf(out, 32, "%.31s", p ? p + 1 : text); /* kinds are short words */
   out[strcspn(out, ">")] = '\0';
@@ -110,7 +110,7 @@ static int64_t int_attr(MlirOperation op, const char *name, int64_t dflt) {
 
 /* A value of type t as the bits a 32-bit shuffle moves, and back. */
 static MlirValue cast(MlirOperation at, const char *name, MlirValue v, MlirType to) {
-  return frontend_op_before(at, name, 1, &v, to, 0, NULL);
+  return ir_op_before(at, name, 1, &v, to, 0, NULL);
 }
 
 /* `gpu.shuffle <mode> v, offset, width` before `at`; *valid (if not NULL)
@@ -332,15 +332,15 @@ static MlirValue active_call(MlirOperation op, MlirOperation at, const struct su
       bits == 32)
     redux = redux_kind(kind);
   char type[64], name[160];
-  frontend_type_text(t, type, sizeof type);
+  ir_type_text(t, type, sizeof type);
   snprintf(name, sizeof name, "__gpucc_reduce_active_%s_%s_%x", kind, type, spread);
   char *text = active_reduce_text(sg, name, type, bits, mlirTypeIsAFloat(t), combine, redux, spread);
-  int rc = frontend_add_function(sg->gpu_module, name, text);
+  int rc = ir_add_function(sg->gpu_module, name, text);
   free(text);
   if (rc != 0)
     return (MlirValue){NULL};
   MlirValue x = mlirOperationGetOperand(op, 0);
-  return mlirOperationGetResult(frontend_call_before(at, name, 1, &x, 1, &t), 0);
+  return mlirOperationGetResult(ir_call_before(at, name, 1, &x, 1, &t), 0);
 }
 
 /* A reduction that not every lane of the subgroup may reach: the call
@@ -361,7 +361,7 @@ static int reduce_active(MlirOperation op, const struct subgroup *sg, MlirType t
 /* Whether the kernel holding op says (known_block_size) that its blocks are
  * a whole number of subgroups. */
 static int blocks_fill_subgroups(MlirOperation op, unsigned width) {
-  int64_t threads = frontend_known_block_threads(op);
+  int64_t threads = ir_known_block_threads(op);
   return threads > 0 && threads % width == 0;
 }
 
@@ -379,7 +379,7 @@ static MlirValue subgroup_is_full(MlirOperation at, unsigned width) {
   MlirValue ops[2] = {end, block_threads(at)};
   MlirNamedAttribute ule =
       named(ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 7 /* ule */));
-  return frontend_op_before(at, "arith.cmpi", 2, ops, mlirIntegerTypeGet(ctx, 1), 1, &ule);
+  return ir_op_before(at, "arith.cmpi", 2, ops, mlirIntegerTypeGet(ctx, 1), 1, &ule);
 }
 
 static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
@@ -405,7 +405,7 @@ static int rewrite_reduce(MlirOperation op, const struct subgroup *sg) {
    * it out, the partial subgroup takes the active-lane function instead. */
   MlirOperation at = op, then_yield = {NULL}, else_yield = {NULL}, guard = {NULL};
   if (!blocks_fill_subgroups(op, width) && can_read_active(sg)) {
-    guard = frontend_if_before(op, subgroup_is_full(op, width), t, &then_yield, &else_yield);
+    guard = ir_if_before(op, subgroup_is_full(op, width), t, &then_yield, &else_yield);
     MlirValue partial = active_call(op, else_yield, sg, t, bits, kind, combine);
     if (mlirValueIsNull(partial))
       return -1;
@@ -477,13 +477,13 @@ static void widen_shuffle(MlirOperation op) {
     r = x;
     for (int64_t i = 0; i < mlirShapedTypeGetDimSize(t, 0); i++) {
       MlirNamedAttribute at = position(ctx, i);
-      MlirValue e = frontend_op_before(op, "vector.extract", 1, &x, et, 1, &at);
+      MlirValue e = ir_op_before(op, "vector.extract", 1, &x, et, 1, &at);
       MlirValue v, ok;
       v = shuffle_narrow(op, e, &ok);
       if (i == 0)
         valid = ok;
       MlirValue ins[2] = {v, r};
-      r = frontend_op_before(op, "vector.insert", 2, ins, t, 1, &at);
+      r = ir_op_before(op, "vector.insert", 2, ins, t, 1, &at);
     }
   } else if (scalar_bits(t) > 0 && scalar_bits(t) < 32) {
     r = shuffle_narrow(op, x, &valid);
@@ -513,7 +513,7 @@ static void widen_all_reduce(MlirOperation op) {
       (!mlirBlockIsNull(body) && !mlirOperationIsNull(mlirBlockGetFirstOperation(body))))
     return;
   char k[64];
-  frontend_attr_text(kind, k, sizeof k);
+  ir_attr_text(kind, k, sizeof k);
   int is_float = !mlirTypeIsAInteger(t);
   MlirType wide = is_float ? mlirF32TypeGet(ctx) : mlirIntegerTypeGet(ctx, 32);
   const char *ext = is_float ? "arith.extf" : strstr(k, "ui>") ? "arith.extui" : "arith.extsi";
@@ -544,7 +544,7 @@ static MlirValue dim(MlirOperation at, const char *op, const char *d) {
   char text[32];
   snprintf(text, sizeof text, "#gpu<dim %s>", d);
   MlirNamedAttribute a = named(ctx, "dimension", mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text)));
-  return frontend_op_before(at, op, 0, NULL, mlirIndexTypeGet(ctx), 1, &a);
+  return ir_op_before(at, op, 0, NULL, mlirIndexTypeGet(ctx), 1, &a);
 }
 
 /* x + nx * (y + ny * z), or nx * ny * nz with ids = 0. */
@@ -565,9 +565,9 @@ static MlirValue block_threads(MlirOperation at) {
 static void replace_index(MlirOperation op, unsigned width) {
   MlirType index = mlirIndexTypeGet(mlirOperationGetContext(op));
   MlirValue w = constant(op, index, width), r;
-  if (frontend_op_is(op, "gpu.subgroup_size"))
+  if (ir_op_is(op, "gpu.subgroup_size"))
     r = w;
-  else if (frontend_op_is(op, "gpu.subgroup_id"))
+  else if (ir_op_is(op, "gpu.subgroup_id"))
     r = binary(op, "arith.divui", linear_thread(op), w);
   else
     r = binary(op, "arith.ceildivui", block_threads(op), w);
@@ -584,19 +584,19 @@ int lowering_expand_subgroup_ops(MlirOperation gpu_module, const struct target *
   MlirOperation *found;
   size_t n;
   if (sg.lanes && sg.lanes->shuffles_wide_only) { /* before the reductions add 32-bit ones */
-    n = frontend_find_ops(gpu_module, shuffles, NULL, &found);
+    n = ir_find_ops(gpu_module, shuffles, NULL, &found);
     for (size_t i = 0; i < n; i++) {
-      if (frontend_op_is(found[i], "gpu.shuffle"))
+      if (ir_op_is(found[i], "gpu.shuffle"))
         widen_shuffle(found[i]);
       else
         widen_all_reduce(found[i]);
     }
     free(found);
   }
-  n = frontend_find_ops(gpu_module, names, NULL, &found);
+  n = ir_find_ops(gpu_module, names, NULL, &found);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
-    if (frontend_op_is(found[i], "gpu.subgroup_reduce"))
+    if (ir_op_is(found[i], "gpu.subgroup_reduce"))
       rc = rewrite_reduce(found[i], &sg);
     else
       replace_index(found[i], sg.width);

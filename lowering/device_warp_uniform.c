@@ -53,16 +53,16 @@ static int pure_op(MlirOperation op) {
   if (mlirOperationGetNumRegions(op) != 0)
     return 0;
   for (size_t i = 0; prefixes[i]; i++)
-    if (frontend_ref_starts(name, prefixes[i]))
+    if (ir_ref_starts(name, prefixes[i]))
       return 1;
   for (size_t i = 0; names[i]; i++)
-    if (frontend_ref_is(name, names[i]))
+    if (ir_ref_is(name, names[i]))
       return 1;
   return 0;
 }
 
 static int is_kernel(MlirOperation op) {
-  return frontend_op_is(op, "gpu.func") &&
+  return ir_op_is(op, "gpu.func") &&
          !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("gpu.kernel")));
 }
 
@@ -96,10 +96,10 @@ static int uniform(MlirValue v, int *budget) {
     MlirBlock block = mlirBlockArgumentGetOwner(v);
     MlirOperation owner = mlirBlockGetParentOperation(block);
     intptr_t n = mlirBlockArgumentGetArgNumber(v);
-    if (frontend_op_is(owner, "gpu.func"))
+    if (ir_op_is(owner, "gpu.func"))
       return uniform_kernel_arg(owner, block, n);
     /* scf.for's induction variable (lower bound, upper bound, step) */
-    if (frontend_op_is(owner, "scf.for") && n == 0)
+    if (ir_op_is(owner, "scf.for") && n == 0)
       return operands_uniform(owner, 0, 3, budget);
     return 0;
   }
@@ -120,15 +120,15 @@ MlirOperation warp_uniform_kernel_of(MlirOperation op) {
     if (mlirOperationIsNull(parent))
       return none;
     int budget = WALK_BUDGET;
-    if (frontend_op_is(parent, "gpu.func"))
+    if (ir_op_is(parent, "gpu.func"))
       return is_kernel(parent) &&
                      mlirBlockEqual(block, mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, 0)))
                  ? parent
                  : none;
-    if (frontend_op_is(parent, "scf.for")) {
+    if (ir_op_is(parent, "scf.for")) {
       if (!operands_uniform(parent, 0, 3, &budget))
         return none;
-    } else if (frontend_op_is(parent, "scf.if")) {
+    } else if (ir_op_is(parent, "scf.if")) {
       if (!operands_uniform(parent, 0, 1, &budget))
         return none;
     } else {

@@ -42,19 +42,19 @@ MlirValue wmma_index_const(MlirOperation at, int64_t v) {
   MlirContext ctx = mlirOperationGetContext(at);
   MlirType index = mlirIndexTypeGet(ctx);
   MlirNamedAttribute value = named(ctx, "value", mlirIntegerAttrGet(index, v));
-  return frontend_op_before(at, "arith.constant", 0, NULL, index, 1, &value);
+  return ir_op_before(at, "arith.constant", 0, NULL, index, 1, &value);
 }
 
 MlirValue wmma_binary(MlirOperation at, const char *name, MlirValue a, MlirValue b) {
   MlirValue ops[2] = {a, b};
-  return frontend_op_before(at, name, 2, ops, mlirValueGetType(a), 0, NULL);
+  return ir_op_before(at, name, 2, ops, mlirValueGetType(a), 0, NULL);
 }
 
 static MlirValue cmp_eq(MlirOperation at, MlirValue a, MlirValue b) {
   MlirContext ctx = mlirOperationGetContext(at);
   MlirValue ops[2] = {a, b};
   MlirNamedAttribute eq = named(ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0));
-  return frontend_op_before(at, "arith.cmpi", 2, ops, mlirIntegerTypeGet(ctx, 1), 1, &eq);
+  return ir_op_before(at, "arith.cmpi", 2, ops, mlirIntegerTypeGet(ctx, 1), 1, &eq);
 }
 
 MlirValue wmma_and(MlirOperation at, MlirValue cond, MlirValue more) {
@@ -88,8 +88,8 @@ static MlirValue tile_address(MlirOperation at, const struct tile *t, const Mlir
     MlirValue stride = mlirOperationGetResult(meta, 2 + rank + d);
     lin = wmma_binary(at, "arith.addi", lin, wmma_binary(at, "arith.muli", tile_index(t, index, d), stride));
   }
-  MlirValue ptr = frontend_op_before(at, "memref.extract_aligned_pointer_as_index", 1, &t->memref, idx, 0, NULL);
-  MlirValue bytes = wmma_index_const(at, frontend_element_bytes(t->elem));
+  MlirValue ptr = ir_op_before(at, "memref.extract_aligned_pointer_as_index", 1, &t->memref, idx, 0, NULL);
+  MlirValue bytes = wmma_index_const(at, ir_element_bytes(t->elem));
   return wmma_binary(at, "arith.addi", ptr, wmma_binary(at, "arith.muli", lin, bytes));
 }
 
@@ -103,7 +103,7 @@ MlirValue wmma_tile_aligned(MlirOperation at, const struct tile *t, const MlirVa
 
 /* Whether the kernel's known_block_size makes every warp whole. */
 static int blocks_fill_warps(MlirOperation kernel) {
-  int64_t threads = frontend_known_block_threads(kernel);
+  int64_t threads = ir_known_block_threads(kernel);
   return threads > 0 && threads % WARP == 0;
 }
 
@@ -118,7 +118,7 @@ MlirValue wmma_whole_warp(MlirOperation at, MlirOperation kernel) {
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, mask);
   MlirType i32 = mlirIntegerTypeGet(ctx, 32);
   MlirNamedAttribute all = named(ctx, "value", mlirIntegerAttrGet(i32, -1));
-  return cmp_eq(at, mlirOperationGetResult(mask, 0), frontend_op_before(at, "arith.constant", 0, NULL, i32, 1, &all));
+  return cmp_eq(at, mlirOperationGetResult(mask, 0), ir_op_before(at, "arith.constant", 0, NULL, i32, 1, &all));
 }
 
 /* The fragment's element type as !gpu.mma_matrix spells it. */
@@ -130,7 +130,7 @@ static MlirType mma_type(MlirContext ctx, const char *elem, const char *operand)
 
 MlirType wmma_acc_type(const struct match *m) {
   char e[32];
-  frontend_type_text(m->acc, e, sizeof e);
+  ir_type_text(m->acc, e, sizeof e);
   return mma_type(mlirTypeGetContext(m->acc), e, "COp");
 }
 
@@ -150,26 +150,26 @@ static MlirValue load_tile(MlirOperation at, const struct tile *t, const char *e
   for (intptr_t d = 0; d < t->rank; d++)
     ops[1 + d] = tile_index(t, NULL, d);
   MlirNamedAttribute attrs[2] = {lead_dimension(ctx, t->ld), unit(ctx, "transpose")};
-  return frontend_op_before(at, "gpu.subgroup_mma_load_matrix", 1 + t->rank, ops, mma_type(ctx, elem, operand),
+  return ir_op_before(at, "gpu.subgroup_mma_load_matrix", 1 + t->rank, ops, mma_type(ctx, elem, operand),
                             t->transpose ? 2 : 1, attrs);
 }
 
 MlirValue wmma_load_acc(MlirOperation at, const struct match *m, const struct tile *c) {
   MlirContext ctx = mlirOperationGetContext(at);
   char e[32];
-  frontend_type_text(m->acc, e, sizeof e);
+  ir_type_text(m->acc, e, sizeof e);
   if (c && !mlirOperationIsNull(c->op))
     return load_tile(at, c, e, "COp");
   MlirValue s = m->fill;
   if (mlirValueIsNull(s)) {
     MlirNamedAttribute value = named(ctx, "value", m->splat);
-    s = frontend_op_before(at, "arith.constant", 0, NULL, m->acc, 1, &value);
+    s = ir_op_before(at, "arith.constant", 0, NULL, m->acc, 1, &value);
   }
-  return frontend_op_before(at, "gpu.subgroup_mma_constant_matrix", 1, &s, wmma_acc_type(m), 0, NULL);
+  return ir_op_before(at, "gpu.subgroup_mma_constant_matrix", 1, &s, wmma_acc_type(m), 0, NULL);
 }
 
 static MlirOperation gpu_module_of(MlirOperation op) {
-  while (!mlirOperationIsNull(op) && !frontend_op_is(op, "gpu.module"))
+  while (!mlirOperationIsNull(op) && !ir_op_is(op, "gpu.module"))
     op = mlirOperationGetParentOperation(op);
   return op;
 }
@@ -179,7 +179,7 @@ static int is_kernel_entry_arg(MlirValue v) {
     return 0;
   MlirBlock block = mlirBlockArgumentGetOwner(v);
   MlirOperation fn = mlirBlockGetParentOperation(block);
-  return frontend_op_is(fn, "gpu.func") &&
+  return ir_op_is(fn, "gpu.func") &&
          !mlirAttributeIsNull(mlirOperationGetAttributeByName(fn, ref("gpu.kernel"))) &&
          mlirBlockEqual(mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0)), block);
 }
@@ -189,7 +189,7 @@ static int is_kernel_entry_arg(MlirValue v) {
 static MlirValue aligned_pointer(MlirValue agg) {
   for (int i = 0; i < 16 && mlirValueIsAOpResult(agg); i++) {
     MlirOperation def = mlirOpResultGetOwner(agg);
-    if (!frontend_op_is(def, "llvm.insertvalue"))
+    if (!ir_op_is(def, "llvm.insertvalue"))
       break;
     MlirAttribute p = mlirOperationGetAttributeByName(def, ref("position"));
     if (!mlirAttributeIsNull(p) && mlirDenseArrayGetNumElements(p) == 1 && mlirDenseI64ArrayGetElement(p, 0) == 1)
@@ -213,12 +213,12 @@ static int views_kernel_param(MlirValue m) {
     if (!mlirValueIsAOpResult(m))
       return 0;
     MlirOperation def = mlirOpResultGetOwner(m);
-    if (frontend_op_is(def, "builtin.unrealized_conversion_cast")) {
+    if (ir_op_is(def, "builtin.unrealized_conversion_cast")) {
       MlirValue p = aligned_pointer(mlirOperationGetOperand(def, 0));
       return !mlirValueIsNull(p) && is_kernel_entry_arg(p);
     }
     size_t k = 0;
-    while (views[k] && !frontend_op_is(def, views[k]))
+    while (views[k] && !ir_op_is(def, views[k]))
       k++;
     if (!views[k])
       return 0;
@@ -236,7 +236,7 @@ static int address_space(const struct tile *t) {
     if (mlirAttributeIsAInteger(s))
       return (int)mlirIntegerAttrGetValueInt(s);
     char text[128];
-    frontend_attr_text(s, text, sizeof text);
+    ir_attr_text(s, text, sizeof text);
     return strstr(text, "workgroup") ? 3 : 1;
   }
   return views_kernel_param(t->memref) ? -1 : 0;
@@ -270,9 +270,9 @@ static MlirValue bf16_load(MlirOperation at, const struct tile *t, char frag) {
     return (MlirValue){NULL};
   MlirType i32 = mlirIntegerTypeGet(ctx, 32);
   MlirNamedAttribute ldv = named(ctx, "value", mlirIntegerAttrGet(i32, t->ld));
-  MlirValue args[2] = {tile_address(at, t, NULL), frontend_op_before(at, "arith.constant", 0, NULL, i32, 1, &ldv)};
+  MlirValue args[2] = {tile_address(at, t, NULL), ir_op_before(at, "arith.constant", 0, NULL, i32, 1, &ldv)};
   MlirType rt = mlirTypeParseGet(ctx, ref(BF16_AB));
-  return mlirOperationGetResult(frontend_call_before(at, name, 2, args, 1, &rt), 0);
+  return mlirOperationGetResult(ir_call_before(at, name, 2, args, 1, &rt), 0);
 }
 
 /* A x B + acc for bf16: the NVVM structs to LLVM's mma intrinsic. */
@@ -302,9 +302,9 @@ static MlirValue bf16_multiply(MlirOperation at, const struct match *m, const st
   MlirValue args[3] = {bf16_load(at, a, 'a'), bf16_load(at, b, 'b'), {NULL}};
   if (mlirValueIsNull(args[0]) || mlirValueIsNull(args[1]))
     return (MlirValue){NULL};
-  args[2] = frontend_op_before(at, "builtin.unrealized_conversion_cast", 1, &acc, s, 0, NULL);
-  MlirValue d = mlirOperationGetResult(frontend_call_before(at, name, 3, args, 1, &s), 0);
-  return frontend_op_before(at, "builtin.unrealized_conversion_cast", 1, &d, wmma_acc_type(m), 0, NULL);
+  args[2] = ir_op_before(at, "builtin.unrealized_conversion_cast", 1, &acc, s, 0, NULL);
+  MlirValue d = mlirOperationGetResult(ir_call_before(at, name, 3, args, 1, &s), 0);
+  return ir_op_before(at, "builtin.unrealized_conversion_cast", 1, &d, wmma_acc_type(m), 0, NULL);
 }
 
 MlirValue wmma_multiply(MlirOperation at, const struct match *m, const struct tile *a, const struct tile *b,
@@ -320,7 +320,7 @@ MlirValue wmma_multiply(MlirOperation at, const struct match *m, const struct ti
     attrs[n++] = unit(ctx, "a_transpose");
   if (b->transpose)
     attrs[n++] = unit(ctx, "b_transpose");
-  return frontend_op_before(at, "gpu.subgroup_mma_compute", 3, ops, wmma_acc_type(m), n, attrs);
+  return ir_op_before(at, "gpu.subgroup_mma_compute", 3, ops, wmma_acc_type(m), n, attrs);
 }
 
 void wmma_store(MlirOperation at, const struct tile *t, MlirValue d) {
@@ -331,5 +331,5 @@ void wmma_store(MlirOperation at, const struct tile *t, MlirValue d) {
   for (intptr_t i = 0; i < t->rank; i++)
     ops[2 + i] = tile_index(t, NULL, i);
   MlirNamedAttribute ld = lead_dimension(ctx, t->ld);
-  frontend_op_before(at, "gpu.subgroup_mma_store_matrix", 2 + t->rank, ops, (MlirType){NULL}, 1, &ld);
+  ir_op_before(at, "gpu.subgroup_mma_store_matrix", 2 + t->rank, ops, (MlirType){NULL}, 1, &ld);
 }

@@ -26,7 +26,7 @@ int wmma_attr_is(MlirOperation op, const char *name, const char *want) {
   if (mlirAttributeIsNull(a))
     return 0;
   char text[512];
-  frontend_attr_text(a, text, sizeof text);
+  ir_attr_text(a, text, sizeof text);
   return strcmp(text, want) == 0;
 }
 
@@ -58,7 +58,7 @@ static int wmma_space(MlirType memref) {
     return n == 0 || n == 1 || n == 3;
   }
   char text[128];
-  frontend_attr_text(s, text, sizeof text);
+  ir_attr_text(s, text, sizeof text);
   return !strcmp(text, "#gpu.address_space<global>") || !strcmp(text, "#gpu.address_space<workgroup>");
 }
 
@@ -66,7 +66,7 @@ static int wmma_space(MlirType memref) {
  * and its rows are static, far enough apart and as wmma takes them; else 0. */
 static int64_t row_stride(MlirType t, MlirType elem) {
   intptr_t rank = mlirShapedTypeGetRank(t);
-  int64_t strides[16], offset, bytes = frontend_element_bytes(elem);
+  int64_t strides[16], offset, bytes = ir_element_bytes(elem);
   if (rank < 2 || rank > 16 || bytes <= 0 ||
       mlirLogicalResultIsFailure(mlirMemRefTypeGetStridesAndOffset(t, strides, &offset)))
     return 0;
@@ -85,7 +85,7 @@ static int minor_transposed(MlirAffineMap map, intptr_t rank) {
 }
 
 int wmma_tile_access(MlirOperation op, int write, MlirType elem, struct tile *t) {
-  if (!frontend_op_is(op, write ? "vector.transfer_write" : "vector.transfer_read"))
+  if (!ir_op_is(op, write ? "vector.transfer_write" : "vector.transfer_read"))
     return 0;
   MlirValue vec = write ? mlirOperationGetOperand(op, 0) : mlirOperationGetResult(op, 0);
   MlirValue mem = mlirOperationGetOperand(op, write ? 1 : 0);
@@ -142,7 +142,7 @@ static int operands_chip(enum wmma_operands k) {
 static int operand_kind(MlirType from, MlirOperation ext, MlirType acc) {
   /* unextended: the same type, or a mixed contraction not yet widened,
    * whose operands extend as floats or signed integers */
-  int fp_ext = mlirOperationIsNull(ext) ? !is_int(from, 8) : frontend_op_is(ext, "arith.extf");
+  int fp_ext = mlirOperationIsNull(ext) ? !is_int(from, 8) : ir_op_is(ext, "arith.extf");
   if (mlirOperationIsNull(ext) && mlirTypeIsAF16(from) && mlirTypeIsAF16(acc))
     return WMMA_F16;
   if (fp_ext && mlirTypeIsAF32(acc)) {
@@ -154,9 +154,9 @@ static int operand_kind(MlirType from, MlirOperation ext, MlirType acc) {
     return -1;
   }
   if (is_int(from, 8) && is_int(acc, 32)) {
-    if (mlirOperationIsNull(ext) || frontend_op_is(ext, "arith.extsi"))
+    if (mlirOperationIsNull(ext) || ir_op_is(ext, "arith.extsi"))
       return WMMA_S8;
-    if (frontend_op_is(ext, "arith.extui"))
+    if (ir_op_is(ext, "arith.extui"))
       return WMMA_U8;
   }
   return -1;
@@ -169,8 +169,8 @@ static int match_operand(struct match *m, int i, int *kind) {
   m->ext[i] = (MlirOperation){NULL};
   if (mlirValueIsAOpResult(v)) {
     MlirOperation def = mlirOpResultGetOwner(v);
-    if (frontend_op_is(def, "arith.extf") || frontend_op_is(def, "arith.extsi") ||
-        frontend_op_is(def, "arith.extui")) {
+    if (ir_op_is(def, "arith.extf") || ir_op_is(def, "arith.extsi") ||
+        ir_op_is(def, "arith.extui")) {
       if (!mlirTypeEqual(mlirShapedTypeGetElementType(mlirValueGetType(v)), m->acc))
         return 0;
       m->ext[i] = def;
@@ -209,7 +209,7 @@ int wmma_match_accumulator(struct match *m, MlirValue v) {
     return 0;
   MlirOperation def = mlirOpResultGetOwner(v);
   m->t[C].op = (MlirOperation){NULL};
-  if (frontend_op_is(def, "arith.constant")) {
+  if (ir_op_is(def, "arith.constant")) {
     MlirAttribute value = mlirOperationGetAttributeByName(def, ref("value"));
     if (mlirAttributeIsNull(value) || !mlirAttributeIsADenseElements(value) ||
         !mlirDenseElementsAttrIsSplat(value))
@@ -217,7 +217,7 @@ int wmma_match_accumulator(struct match *m, MlirValue v) {
     m->splat = mlirDenseElementsAttrGetSplatValue(value);
     return 1;
   }
-  if (frontend_op_is(def, "vector.broadcast")) {
+  if (ir_op_is(def, "vector.broadcast")) {
     m->fill = mlirOperationGetOperand(def, 0);
     return mlirTypeEqual(mlirValueGetType(m->fill), m->acc) && warp_uniform_value(m->fill);
   }
@@ -236,18 +236,18 @@ int wmma_writes_nothing(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   if (mlirOperationGetNumRegions(op) != 0)
     return 0;
-  if (frontend_ref_starts(name, "arith.") || frontend_ref_starts(name, "math.") ||
-      frontend_ref_starts(name, "index.") || frontend_ref_starts(name, "llvm.mlir.") ||
-      frontend_ref_is(name, "llvm.insertvalue") || frontend_ref_is(name, "llvm.extractvalue"))
+  if (ir_ref_starts(name, "arith.") || ir_ref_starts(name, "math.") ||
+      ir_ref_starts(name, "index.") || ir_ref_starts(name, "llvm.mlir.") ||
+      ir_ref_is(name, "llvm.insertvalue") || ir_ref_is(name, "llvm.extractvalue"))
     return 1;
-  if (frontend_ref_starts(name, "vector.")) {
+  if (ir_ref_starts(name, "vector.")) {
     for (size_t i = 0; writers[i]; i++)
-      if (frontend_ref_is(name, writers[i]))
+      if (ir_ref_is(name, writers[i]))
         return 0;
     return 1;
   }
   for (size_t i = 0; readers[i]; i++)
-    if (frontend_ref_is(name, readers[i]))
+    if (ir_ref_is(name, readers[i]))
       return 1;
   return 0;
 }

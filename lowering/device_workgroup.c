@@ -39,7 +39,7 @@ static uint64_t pow2_at_least(uint64_t n) {
  * than MIN_ALIGN. */
 static uint64_t element_align(MlirType t) {
   char text[256];
-  frontend_type_text(t, text, sizeof text);
+  ir_type_text(t, text, sizeof text);
   const char *v = strstr(text, "vector<");
   if (!v)
     return 0;
@@ -56,7 +56,7 @@ static uint64_t element_align(MlirType t) {
 
 static MlirWalkResult align_global(MlirOperation g, void *ud) {
   (void)ud;
-  if (!frontend_op_is(g, "llvm.mlir.global"))
+  if (!ir_op_is(g, "llvm.mlir.global"))
     return MlirWalkResultAdvance;
   MlirAttribute space = mlirOperationGetInherentAttributeByName(g, ref("addr_space"));
   MlirAttribute type = mlirOperationGetInherentAttributeByName(g, ref("global_type"));

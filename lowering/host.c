@@ -70,7 +70,7 @@ static int embed_placeholders(MlirModule module) {
   MlirAttribute props = mlirDictionaryAttrGet(ctx, 1, &section);
   MlirAttribute handler = mlirAttributeParseGet(ctx, str("#gpu.select_object<0>"));
   MlirOperation *mods;
-  size_t n = frontend_gpu_modules(module, &mods);
+  size_t n = ir_gpu_modules(module, &mods);
   for (size_t i = 0; i < n; i++) {
     MlirAttribute obj = mlirGPUObjectAttrGet(ctx, label, 3 /* bin */, str(PLACEHOLDER), props);
     MlirAttribute objs = mlirArrayAttrGet(ctx, 1, &obj);
@@ -86,7 +86,7 @@ static int embed_placeholders(MlirModule module) {
     mlirOperationStateAddAttributes(&st, 3, attrs);
     MlirOperation bin = mlirOperationCreate(&st);
     if (mlirOperationIsNull(bin)) {
-      int rc = frontend_error_at(mods[i], "internal: cannot create gpu.binary");
+      int rc = ir_error_at(mods[i], "internal: cannot create gpu.binary");
       free(mods);
       return rc;
     }
@@ -100,15 +100,15 @@ static int embed_placeholders(MlirModule module) {
 /* What the host module may hold once lowered: LLVM dialect ops and what
  * LLVM IR translation takes besides (the offloading ops). */
 static int host_lowered(MlirStringRef name) {
-  return frontend_ref_starts(name, "llvm.") || frontend_ref_is(name, "builtin.module") ||
-         frontend_ref_is(name, "gpu.binary") || frontend_ref_is(name, "gpu.launch_func");
+  return ir_ref_starts(name, "llvm.") || ir_ref_is(name, "builtin.module") ||
+         ir_ref_is(name, "gpu.binary") || ir_ref_is(name, "gpu.launch_func");
 }
 
 /* Upstream translation makes `func.func @main()` a void main whose exit status
  * is garbage. We give it an i32 result and make every return yield 0, before
  * lowering, so that the debug info and everything else stay consistent. */
 static MlirWalkResult collect_returns(MlirOperation op, void *ud) {
-  if (frontend_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), "func.return")) {
+  if (ir_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), "func.return")) {
     MlirOperation **list = ud;
     size_t n = 0;
     while (!mlirOperationIsNull((*list)[n]))
@@ -129,8 +129,8 @@ static int fix_void_main(MlirModule module) {
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module)); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute name = mlirOperationGetInherentAttributeByName(op, str("sym_name"));
-    if (frontend_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") && !mlirAttributeIsNull(name) &&
-        frontend_ref_is(mlirStringAttrGetValue(name), "main"))
+    if (ir_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") && !mlirAttributeIsNull(name) &&
+        ir_ref_is(mlirStringAttrGetValue(name), "main"))
       main_fn = op;
   }
   if (mlirOperationIsNull(main_fn))
@@ -258,7 +258,7 @@ int lowering_host(struct program *prog, const char *tag, const struct device_cod
                   const char *obj_path, const char *mlir_path, const char *ll_path) {
   int opt = cg->opt, debug = cg->debug;
   MlirModule module = program_mlir(prog);
-  frontend_set_activity("host code");
+  ir_set_activity("host code");
   int rc = -1;
   LLVMContextRef llctx = NULL;
   LLVMModuleRef mod = NULL;
@@ -266,10 +266,10 @@ int lowering_host(struct program *prog, const char *tag, const struct device_cod
   snprintf(pipeline, sizeof pipeline, "%s%s)", HOST_PIPELINE_BODY,
            debug ? ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" : "");
   if (embed_placeholders(module) != 0 || fix_void_main(module) != 0 ||
-      frontend_lower(module, pipeline, "the host", host_lowered) != 0)
+      ir_lower(module, pipeline, "the host", host_lowered) != 0)
     goto out;
   lowering_contract_fp(mlirModuleGetOperation(module), cg->contract);
-  if (mlir_path && frontend_write_op(mlirModuleGetOperation(module), mlir_path) != 0)
+  if (mlir_path && ir_write_op(mlirModuleGetOperation(module), mlir_path) != 0)
     goto out;
   llctx = LLVMContextCreate();
   mod = mlirTranslateModuleToLLVMIR(mlirModuleGetOperation(module), llctx);
@@ -300,6 +300,6 @@ out:
     LLVMDisposeModule(mod);
   if (llctx)
     LLVMContextDispose(llctx);
-  frontend_set_activity(NULL);
+  ir_set_activity(NULL);
   return rc;
 }

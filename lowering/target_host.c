@@ -92,7 +92,7 @@ static int write_objects(MlirModule dev, int opt, const struct module_range *r,
   int failed = 0;
   for (MlirOperation gm = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(gm) && i < n;
        gm = mlirOperationGetNextInBlock(gm), i++) {
-    char *name = frontend_symbol_name(gm);
+    char *name = ir_symbol_name(gm);
     /* Move the gpu.module's contents into a builtin.module to translate it. */
     MlirModule tmpmod = mlirModuleCreateEmpty(mlirOperationGetLocation(gm));
     MlirBlock src = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));

@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
   if (frontend_init() != 0 || frontend_parse(argv[1], &module) != 0)
     return 1;
   MlirOperation *mods;
-  size_t n = frontend_gpu_modules(module, &mods);
+  size_t n = ir_gpu_modules(module, &mods);
   int rc = 0;
   MlirStringRef targets = mlirStringRefCreateFromCString("targets");
   for (size_t i = 0; i < n && rc == 0; i++) {
@@ -42,14 +42,14 @@ int main(int argc, char **argv) {
     int done = lowering_contract_to_wmma(mods[i]);
     /* the host compiles OUT: no NVIDIA target left on it */
     mlirOperationRemoveAttributeByName(mods[i], targets);
-    char *name = frontend_symbol_name(mods[i]);
+    char *name = ir_symbol_name(mods[i]);
     printf("%s %d\n", name, done);
     free(name);
     rc = done < 0;
   }
   free(mods);
   if (rc == 0 && (!mlirOperationVerify(mlirModuleGetOperation(module)) ||
-                  frontend_write_op(mlirModuleGetOperation(module), argv[2]) != 0))
+                  ir_write_op(mlirModuleGetOperation(module), argv[2]) != 0))
     rc = 1;
   mlirModuleDestroy(module);
   frontend_shutdown();

@@ -237,7 +237,7 @@ static int write_objects(MlirModule dev, int opt, const struct module_range *r,
   for (MlirOperation gm = mlirBlockGetFirstOperation(mlirModuleGetBody(dev));
        !mlirOperationIsNull(gm) && i < r->count && rc == 0;
        gm = mlirOperationGetNextInBlock(gm), i++) {
-    char *name = frontend_symbol_name(gm);
+    char *name = ir_symbol_name(gm);
     /* Its contents into a builtin.module, which translates. */
     MlirModule tmp = mlirModuleCreateEmpty(mlirOperationGetLocation(gm));
     MlirBlock src = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
