@@ -40,18 +40,26 @@ static int device_lowered(MlirStringRef name) {
          ir_ref_is(name, "builtin.module");
 }
 
+/* The gpu.module `targets` attribute for t at -O<opt>: the kind's target
+ * attribute, alone in an array. Returns 0, or -1 reported. */
+static int targets_attr(MlirContext ctx, const struct target *t, int opt, MlirAttribute *out) {
+  char text[512];
+  t->info->kind->lowering->attr(text, sizeof text, t, opt);
+  MlirAttribute tattr = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
+  if (mlirAttributeIsNull(tattr))
+    return diag_error("internal: cannot build the target attribute for '%s'", t->id);
+  *out = mlirArrayAttrGet(ctx, 1, &tattr);
+  return 0;
+}
+
 /* The gpu.modules of `module` in range r, cloned into a new module for
  * target t. */
 static int clone_modules(MlirModule module, const struct target *t, int opt,
                          const struct module_range *r, MlirModule dev) {
   const struct target_lowering *l = t->info->kind->lowering;
-  MlirContext ctx = mlirModuleGetContext(module);
-  char text[512];
-  l->attr(text, sizeof text, t, opt);
-  MlirAttribute tattr = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
-  if (mlirAttributeIsNull(tattr))
-    return diag_error("internal: cannot build the target attribute for '%s'", t->id);
-  MlirAttribute targets = mlirArrayAttrGet(ctx, 1, &tattr);
+  MlirAttribute targets;
+  if (targets_attr(mlirModuleGetContext(module), t, opt, &targets) != 0)
+    return -1;
   MlirOperation *mods;
   size_t n = ir_gpu_modules(module, &mods);
   if (n != r->total || r->first + r->count > n) {
@@ -149,13 +157,9 @@ static int write_serialized(MlirModule dev, const struct target *t, const struct
 /* Sets target t on every gpu.module of dev: what the serialization
  * optimizes for. */
 static int retarget(MlirModule dev, const struct target *t, int opt) {
-  char text[512];
-  t->info->kind->lowering->attr(text, sizeof text, t, opt);
-  MlirContext ctx = mlirModuleGetContext(dev);
-  MlirAttribute tattr = mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
-  if (mlirAttributeIsNull(tattr))
-    return diag_error("internal: cannot build the target attribute for '%s'", t->id);
-  MlirAttribute targets = mlirArrayAttrGet(ctx, 1, &tattr);
+  MlirAttribute targets;
+  if (targets_attr(mlirModuleGetContext(dev), t, opt, &targets) != 0)
+    return -1;
   MlirOperation *mods;
   size_t n = ir_gpu_modules(dev, &mods);
   for (size_t i = 0; i < n; i++)

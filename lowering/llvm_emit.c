@@ -147,10 +147,8 @@ int lowering_codegen_bitcode(const char *bitcode, size_t size, const struct devi
   if (rc == 0) {
     *out_size = LLVMGetBufferSize(buf);
     *out = malloc(*out_size + 1);
-    if (!*out) {
-      fprintf(stderr, "gpucc: out of memory\n");
-      abort();
-    }
+    if (!*out)
+      BUG("out of memory");
     memcpy(*out, LLVMGetBufferStart(buf), *out_size);
     (*out)[*out_size] = '\0';
     LLVMDisposeMemoryBuffer(buf);
