@@ -120,6 +120,16 @@ static int wants_host(const struct options *o) {
          o->emit == EMIT_OBJ;
 }
 
+/* A temp file of gpu.module m: <stem>-<module><suffix>. */
+static const char *module_tmp_path(const struct unit *u, size_t m, const char *stem, const char *suffix) {
+  char *part = xfile_part(unit_module(u, m));
+  char *name = xasprintf("%s-%s", stem, part);
+  const char *path = tmp_path(name, suffix);
+  free(part);
+  free(name);
+  return path;
+}
+
 /* Where the host object goes and, per gpu.module, the object defining its
  * fat binary (the bundle jobs write those); the TU's tag and the host
  * object's cache key. */
@@ -131,13 +141,8 @@ static void plan_host_paths(struct plan *p, struct unit *u, const char *stem) {
   u->blob_obj_paths = calloc(u->nmodules + 1, sizeof *u->blob_obj_paths);
   if (!u->blob_obj_paths)
     BUG("out of memory");
-  for (size_t m = 0; m < u->nmodules; m++) {
-    char *part = xfile_part(unit_module(u, m));
-    char *name = xasprintf("%s-%s", stem, part);
-    free(part);
-    u->blob_obj_paths[m] = tmp_path(name, ".fatbin.o");
-    free(name);
-  }
+  for (size_t m = 0; m < u->nmodules; m++)
+    u->blob_obj_paths[m] = module_tmp_path(u, m, stem, ".fatbin.o");
 }
 
 /* One bundle job per gpu.module: what ships of each target (or, with
@@ -146,11 +151,7 @@ static void plan_host_paths(struct plan *p, struct unit *u, const char *stem) {
 static void plan_bundles(struct plan *p, struct unit *u, const char *stem) {
   const struct options *o = p->opts;
   for (size_t m = 0; m < u->nmodules; m++) {
-    char *part = xfile_part(unit_module(u, m));
-    char *name = xasprintf("%s-%s", stem, part);
-    free(part);
-    u->blob_paths[m] = tmp_path(name, ".gpucc-fatbin");
-    free(name);
+    u->blob_paths[m] = module_tmp_path(u, m, stem, ".gpucc-fatbin");
     char *shown = unit_module_shown(u, m);
     struct job *j = add_job(p, &job_bundle, u, xasprintf("fat binary for @%s", shown));
     free(shown);
