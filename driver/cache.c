@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +66,10 @@ const char *cache_directory(void) {
 /* This run's hits and misses go to the statistics once, at exit, by the
  * process that opened the cache (not by a job child that exits). */
 static pid_t opener;
+/* Whether this run stored an entry (only then may cache_trim have work):
+ * in memory shared with the jobs forked after cache_open, which store
+ * their own entries. */
+static volatile int *stored;
 
 static void record_stats(void) {
   if (enabled && getpid() == opener)
@@ -81,6 +86,10 @@ int cache_open(int want) {
     return -1;
   }
   enabled = 1;
+  if (!stored) {
+    void *m = mmap(NULL, sizeof *stored, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    stored = m == MAP_FAILED ? NULL : m; /* NULL: trim after every run, as before */
+  }
   if (!opener)
     atexit(record_stats);
   opener = getpid();
@@ -361,6 +370,11 @@ static int fetch_remote(const char *key, const char *part, const char *path) {
  * file. */
 static int counted_part(const char *part) { return strcmp(part, "lnk") != 0; }
 
+/* A direct entry (direct_cache.h): a whole command's object. Storing one
+ * compiles nothing (the build's own entries counted that), and it stays
+ * local: its key holds the working directory. */
+static int direct_part(const char *part) { return !strcmp(part, CACHE_PART_DIRECT); }
+
 /* Reads the whole entry, so that a damaged one is found while the build can
  * still compile instead. */
 int cache_has(const char *key, const char *part) {
@@ -405,14 +419,16 @@ void cache_store(const char *key, const char *part, const char *src) {
     return;
   char sub[PATH_MAX + 8], path[PATH_MAX + 128];
   snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
-  if (counted_part(part))
+  if (counted_part(part) && !direct_part(part))
     cache_stats_count(CACHE_MISS); /* compiled: nothing served it */
   if (mkdir(sub, 0755) != 0 && errno != EEXIST)
     return;
   entry_path(path, sizeof path, key, part);
+  if (stored)
+    *stored = 1;
   if (store_local(src, path) != 0)
     diag_warning("cannot store '%s' in the cache '%s'", src, dir);
-  if (remote) {
+  if (remote && !direct_part(part)) {
     char name[CACHE_KEY_SIZE + 16];
     entry_name(name, sizeof name, key, part);
     remote_cache_put(name, src);
@@ -511,7 +527,10 @@ static void collect(const char *path, const char *name, const struct stat *st, v
 }
 
 void cache_trim(void) {
-  if (!enabled)
+  /* Only a run that stored something can have pushed the cache over its
+   * limit; walking every entry costs a stat each (tens of thousands in a
+   * team's cache), which a warm build must not pay. */
+  if (!enabled || (stored && !*stored))
     return;
   unsigned long long limit = cache_size_limit();
   struct file_list l = {0};

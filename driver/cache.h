@@ -38,7 +38,11 @@ const char *cache_compiler_id(void);
 void cache_key(const void *module_text, size_t text_size, const char *params,
                char key[CACHE_KEY_SIZE]);
 
-/* Copies the entry's file `part` ("dev", "lnk" or "host") to dest. Returns 0 on a
+/* The part of a direct entry (direct_cache.h): local only, and its store
+ * is no miss. */
+#define CACHE_PART_DIRECT "obj"
+
+/* Copies the entry's file `part` ("dev", "lnk", "host" or "obj") to dest. Returns 0 on a
  * hit, -1 on a miss (silent) or a damaged entry (removed, with a warning). */
 int cache_fetch(const char *key, const char *part, const char *dest);
 /* True when the entry has that part, verified: locally, or fetched into

@@ -11,6 +11,9 @@ const struct environment_variable environment_variables[] = {
     {"HOME", "where the cache goes when neither GPUCC_CACHE_DIR nor XDG_CACHE_HOME is set"},
     {"GPUCC_CACHE_SIZE", "the cache's size limit in bytes (default 1 GiB): least recently used "
                          "entries go beyond it"},
+    {"GPUCC_CACHE_DIRECT", "0: always parse the input (the direct cache, which serves a repeated -c "
+                           "command its object without parsing, is off; device and host entries "
+                           "still serve)"},
     {"GPUCC_REMOTE_CACHE", "base URL (http:// or https://) of a shared cache behind the local one: "
                            "an HTTP server that answers GET and takes PUT"},
     {"GPUCC_REMOTE_CACHE_READONLY", "1: only read from the remote cache, never store in it"},

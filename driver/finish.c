@@ -216,6 +216,9 @@ int plan_finish(struct plan *p) {
     for (size_t u = 0; u < p->nunits; u++)
       if (write_depfile(p, p->units[u].obj_final, p->units[u].input) != 0)
         return -1;
+    /* The direct cache served the one object: no unit was planned. */
+    if (p->direct_hit)
+      return write_depfile(p, o->output, NULL);
     return 0;
   }
   return write_depfile(p, o->output ? o->output : "a.out", NULL);

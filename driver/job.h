@@ -11,6 +11,7 @@
 #ifndef GPUCC_JOB_H
 #define GPUCC_JOB_H
 
+#include "cache.h"
 #include "diag.h"
 #include "fatbin.h"
 #include "lowering.h"
@@ -185,6 +186,10 @@ struct plan {
   /* Outputs made, renamed into place by plan_commit: [i] from tmp to dest. */
   const char **commit_tmp, **commit_dest;
   size_t ncommits;
+  /* The direct cache's key for this command ("" when it serves none), and
+   * whether it served the object (then nothing is parsed or run). */
+  char direct_key[CACHE_KEY_SIZE];
+  int direct_hit;
 };
 
 /* Outputs are renamed into place only when the whole run succeeded: jobs
@@ -222,6 +227,10 @@ int plan_toolchain(struct plan *p, int prepare_kinds);
 int plan_open_parts(struct plan *p);
 /* The manifest's code flags (run.c): what the options that change code were. */
 void plan_code_flags(const struct options *o, char *buf, size_t len);
+/* Everything but the module's text that shapes target ti's objects, for
+ * cache keys: gpucc's build, the target, the code flags and what the kind
+ * says of its tools and libraries. Malloc'ed. */
+char *plan_target_params(const struct plan *p, size_t ti);
 
 /* Parses the inputs and builds the job list. Returns 0 or -1 (reported). */
 int plan_build(struct plan *p, const struct options *o);

@@ -9,6 +9,7 @@
 #include "options.h"
 #include "targets.h"
 #include "tmp.h"
+#include "xstr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,4 +64,19 @@ void plan_code_flags(const struct options *o, char *buf, size_t len) {
     if (a->option->code)
       snprintf(buf + n, len - n, a->option->separate ? " %s %s" : " %s=%s", a->option->name, a->value);
   }
+}
+
+char *plan_target_params(const struct plan *p, size_t ti) {
+  const struct options *o = p->opts;
+  const struct target *tg = &o->targets[ti];
+  const struct target_kind *k = tg->info->kind;
+  struct finish_request req = {options_device_opt(o), o->debug_info};
+  char *inputs = k->cache_inputs ? k->cache_inputs(&p->tc, tg, &req) : xasprintf("-");
+  char *params = xasprintf("gpucc-cache-2 gpucc=%s build=%s llvm=%s target=%s features=%s O=%d "
+                           "g=%d contract=%d kind=%s %s",
+                           GPUCC_VERSION, cache_compiler_id(), GPUCC_LLVM_VERSION, tg->id,
+                           tg->features, options_device_opt(o), o->debug_info,
+                           options_device_contract(o), k->name, inputs);
+  free(inputs);
+  return params;
 }

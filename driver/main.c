@@ -8,6 +8,7 @@
 #include "cache_stats.h"
 #include "cc1.h"
 #include "crash.h"
+#include "direct_cache.h"
 #include "diag.h"
 #include "interrupt.h"
 #include "jobserver.h"
@@ -112,13 +113,13 @@ static int gpucc_main(void *p) {
   time_report_init(o.time_report && !o.dry_run);
 
   double t0 = now(), cpu0 = time_report_cpu_self();
-  if (frontend_init() != 0)
-    return 1;
   struct plan plan;
   int rc = plan_build(&plan, &o);
   if (o.verbose)
-    fprintf(stderr, "gpucc: %.3f s  parse, verify and normalize inputs\n", now() - t0);
-  time_report_add("parse, verify and normalize", NULL, now() - t0, time_report_cpu_self() - cpu0);
+    fprintf(stderr, "gpucc: %.3f s  %s\n", now() - t0,
+            plan.direct_hit ? "direct cache hit" : "parse, verify and normalize inputs");
+  time_report_add(plan.direct_hit ? "direct cache hit" : "parse, verify and normalize", NULL,
+                  now() - t0, time_report_cpu_self() - cpu0);
   if (interrupt_pending())
     interrupt_exit();
   crash_set_stage("running jobs", o.output ? o.output : "the command line");
@@ -135,8 +136,9 @@ static int gpucc_main(void *p) {
     /* Outputs only now, when nothing failed: a warning that -Werror makes
      * an error may come after the output is made (a remote cache refusing
      * the objects), and a non-zero exit never leaves one. */
-    if (rc == 0 && diag_error_count() == 0 && !interrupt_pending())
-      rc = plan_commit(&plan);
+    if (rc == 0 && diag_error_count() == 0 && !interrupt_pending() &&
+        (rc = plan_commit(&plan)) == 0)
+      direct_cache_store(&plan);
   }
   time_report_print();
   if (interrupt_pending())

@@ -649,6 +649,8 @@ static int match_kind_option(struct options *o, int argc, char **argv, int *i) {
 
 int options_parse(int argc, char **argv, struct options *o) {
   memset(o, 0, sizeof *o);
+  o->argc = argc;
+  o->argv = argv;
   o->opt_level = 2;
   o->use_cache = 1;
   o->fp_contract = -1;

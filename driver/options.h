@@ -50,6 +50,10 @@ enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum gpucc_rt_kind { GPUCC_RT_DEFAULT, GPUCC_RT_STATIC, GPUCC_RT_SHARED };
 
 struct options {
+  /* The command line, after response files: the direct cache's key
+   * (direct_cache.h) holds all of it. */
+  int argc;
+  char **argv;
   enum driver_mode mode;
   const char *output;
   int opt_level;      /* 0-3, default 2 */

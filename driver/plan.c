@@ -4,6 +4,7 @@
  * depends on which gpu.modules exist), then one device job per target, one
  * ptxas job per (gpu.module, NVIDIA target) when ptxas exists, one bundle job
  * per gpu.module and one host job. Last comes the link, unless -c. */
+#include "direct_cache.h"
 #include "job.h"
 
 #include "cache.h"
@@ -226,18 +227,8 @@ static void compute_keys(struct plan *p, struct unit *u) {
   char **params = calloc(o->ntargets + 1, sizeof *params);
   if (!params)
     BUG("out of memory");
-  for (size_t ti = 0; ti < o->ntargets; ti++) {
-    const struct target *tg = &o->targets[ti];
-    const struct target_kind *k = tg->info->kind;
-    struct finish_request req = {options_device_opt(o), o->debug_info};
-    char *inputs = k->cache_inputs ? k->cache_inputs(&p->tc, tg, &req) : xasprintf("-");
-    params[ti] = xasprintf("gpucc-cache-2 gpucc=%s build=%s llvm=%s target=%s features=%s O=%d "
-                           "g=%d contract=%d kind=%s %s",
-                           GPUCC_VERSION, cache_compiler_id(), GPUCC_LLVM_VERSION, tg->id,
-                           tg->features, options_device_opt(o), o->debug_info,
-                           options_device_contract(o), k->name, inputs);
-    free(inputs);
-  }
+  for (size_t ti = 0; ti < o->ntargets; ti++)
+    params[ti] = plan_target_params(p, ti);
   for (size_t m = 0; m < u->nmodules; m++) {
     size_t len;
     char *text = program_module_text(u->prog, m, o->debug_info, &len);
@@ -655,6 +646,11 @@ int plan_build(struct plan *p, const struct options *o) {
   for (size_t i = 0; i < o->ninputs; i++)
     nmlir += o->inputs[i].kind == INPUT_MLIR;
   if (plan_toolchain(p, nmlir > 0) != 0)
+    return -1;
+  /* A command the direct cache serves needs no MLIR at all. */
+  if (direct_cache_fetch(p))
+    return 0;
+  if (frontend_init() != 0)
     return -1;
   if (o->bundle && plan_open_parts(p) != 0)
     return -1;

@@ -184,6 +184,7 @@ static void print_captured(const char *path, int failing) {
   if (!path || access(path, F_OK) != 0 || tmp_read_file(path, &data, &size) != 0)
     return;
   if (size) {
+    diag_passed_on();
     progress_hide();
     fwrite(data, 1, size, stderr);
     fflush(stderr);

@@ -54,7 +54,12 @@
  * the ids. The numbers are part of the format: the writer orders an
  * archive's objects by vendor id, so they never change. A test build may
  * link rows with ids beyond these. */
-enum fatbin_vendor { FATBIN_VENDOR_NVIDIA, FATBIN_VENDOR_AMD, FATBIN_VENDOR_HOST };
+enum fatbin_vendor {
+  FATBIN_VENDOR_NVIDIA,
+  FATBIN_VENDOR_AMD,
+  FATBIN_VENDOR_HOST,
+  FATBIN_VENDOR_VULKAN, /* any Vulkan device (fatbin_vulkan.c) */
+};
 
 enum fatbin_format {
   FATBIN_FORMAT_CUBIN, /* NVIDIA ELF from ptxas */
@@ -69,6 +74,9 @@ enum fatbin_format {
   /* A host module's kernels in an SO_LIB: the text "<library's SHA-256,
    * hex> <symbol prefix>\n" (FATBIN_SO_REF_*). Chosen like an SO. */
   FATBIN_FORMAT_SO_REF,
+  /* A SPIR-V module for Vulkan compute in gpucc's kernel ABI
+   * (docs/architecture.md, "The spirv target"). */
+  FATBIN_FORMAT_SPIRV,
 };
 
 /* An SO_REF's text: 64 hex digits, a space, the prefix, a newline. */

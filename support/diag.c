@@ -14,6 +14,7 @@
 static const char *program = "gpucc";
 static int werror;
 static int errors;
+static int said; /* diagnostics printed, or output passed on */
 static int color;
 static int caret = 1;
 
@@ -41,6 +42,8 @@ void diag_set_program(const char *name) { program = name; }
 void diag_set_caret(int on) { caret = on; }
 void diag_set_werror(int on) { werror = on; }
 int diag_error_count(void) { return errors; }
+int diag_said_anything(void) { return said > 0; }
+void diag_passed_on(void) { said++; }
 
 static const char *severity_name(enum diag_severity sev) {
   switch (sev) {
@@ -104,6 +107,7 @@ void diag_vat(enum diag_severity sev, const char *file, unsigned line,
     sev = DIAG_ERROR;
   if (sev == DIAG_ERROR)
     errors++;
+  said++;
   va_list spare; /* for the message alone, if there is no memory */
   va_copy(spare, ap);
   struct text t = {0};

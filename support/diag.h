@@ -63,6 +63,11 @@ void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Number of errors reported so far (warnings count under -Werror). */
 int diag_error_count(void);
+/* Whether this process has said anything to the user: a diagnostic of
+ * any severity, or a job's output it passed on (diag_passed_on). A run
+ * that said nothing may later be replayed from the cache in silence. */
+int diag_said_anything(void);
+void diag_passed_on(void);
 
 /* Internal bug: prints file:line and aborts. */
 #define BUG(msg) diag_bug(__FILE__, __LINE__, msg)

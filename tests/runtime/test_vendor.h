@@ -7,11 +7,11 @@
 
 #include "fatbin.h"
 
-#define TEST_VENDOR ((enum fatbin_vendor)3)
+#define TEST_VENDOR ((enum fatbin_vendor)(FATBIN_VENDOR_VULKAN + 1))
 /* "testobj": the text "TESTOBJ:<target>", made by hand in runtime tests. */
-#define TEST_FORMAT ((enum fatbin_format)6)
+#define TEST_FORMAT ((enum fatbin_format)(FATBIN_FORMAT_SPIRV + 1))
 /* "testso": a shared object for this machine from the test kind, whose
  * kernels the test backend calls one thread after another. */
-#define TEST_FORMAT_SO ((enum fatbin_format)7)
+#define TEST_FORMAT_SO ((enum fatbin_format)(FATBIN_FORMAT_SPIRV + 2))
 
 #endif

@@ -33,6 +33,8 @@
 # exit status says whether every command worked.
 set -u
 gpucc=$1 gen=$2 mlir_opt=$3 work=$4
+# The PTX row runs gpucc from another directory: the path must not be relative.
+case $gpucc in /*) ;; */*) gpucc=$PWD/$gpucc ;; *) gpucc=$(command -v "$gpucc") || exit 1 ;; esac
 modules=${GPUCC_SCALE_MODULES:-100}
 kernels=${GPUCC_SCALE_KERNELS:-1000}
 mb=${GPUCC_SCALE_MB:-2}
