@@ -6,6 +6,7 @@
 #include "job.h"
 
 #include "diag.h"
+#include "proc.h"
 #include "tmp.h"
 #include "xstr.h"
 
@@ -66,7 +67,7 @@ struct emitted {
 };
 
 /* Collects the files of one stage; their default names follow the inputs'. */
-static size_t collect(struct plan *p, struct emitted *out, size_t cap) {
+static size_t collect(const struct plan *p, struct emitted *out, size_t cap) {
   const struct options *o = p->opts;
   size_t n = 0;
   for (size_t u = 0; u < p->nunits; u++) {
@@ -142,6 +143,22 @@ static int emit_outputs(struct plan *p) {
   for (size_t i = 0; i < n; i++)
     free(files[i].dest);
   return rc;
+}
+
+void plan_print_outputs(FILE *out, const struct plan *p) {
+  const struct options *o = p->opts;
+  if (o->mode != MODE_EMIT)
+    return;
+  struct emitted files[4096];
+  size_t n = collect(p, files, sizeof files / sizeof files[0]);
+  for (size_t i = 0; i < n; i++) {
+    /* A stage that is not made (no ptxas: no cubin) is the build's error. */
+    if (files[i].src && !(o->output && n > 1)) {
+      char *cp[] = {"cp", (char *)files[i].src, o->output ? (char *)o->output : files[i].dest, NULL};
+      spawn_print(out, cp);
+    }
+    free(files[i].dest);
+  }
 }
 
 /* Make's escaping: spaces, '#' and '$' in file names. */

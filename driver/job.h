@@ -218,6 +218,9 @@ int plan_save_temps(struct plan *p);
 /* After a successful run: copies the stage asked for with --emit=/-S to its
  * output(s), and writes the depfile of -MD. Returns 0 or -1 (reported). */
 int plan_finish(struct plan *p);
+/* -###: the copies plan_finish would make of an --emit= stage's files to
+ * their names, as `cp` lines. */
+void plan_print_outputs(FILE *out, const struct plan *p);
 
 /* The toolchain found for the options' targets, each target checked, each
  * kind in use prepared (with MLIR inputs: prepare_kinds). Returns 0 or -1

@@ -23,9 +23,13 @@ static int run_normalize(struct plan *p, struct job *j) {
   if (!u->prog) { /* -cc1 normalize */
     if (program_load(u->input, &u->prog) != 0)
       return -1;
-  } else if (!o->save_temps && !o->save_temps_to) {
+  } else if (!o->save_temps && !o->save_temps_to && o->emit != EMIT_MLIR_DEVICE) {
     return 0;
   }
+  /* --emit=mlir-device's file is the module as MLIR prints it; the jobs'
+   * input carries its locations. */
+  if (o->emit == EMIT_MLIR_DEVICE)
+    return program_write(u->prog, u->normalized_path);
   return program_write_normalized(u->prog, u->normalized_path);
 }
 
@@ -53,6 +57,8 @@ static void describe_normalize(FILE *out, const struct plan *p, const struct job
     cc1_line_addf(&l, "--entry=%s", o->entry);
   if (o->entry_result)
     cc1_line_addf(&l, "--entry-point-result=%s", o->entry_result);
+  if (o->emit == EMIT_MLIR_DEVICE)
+    cc1_line_add(&l, "--emit=mlir-device");
   if (!mlir_by_name(u->input)) {
     cc1_line_add(&l, "-x");
     cc1_line_add(&l, "mlir");

@@ -352,10 +352,14 @@ static int plan_unit(struct plan *p, struct unit *u) {
   if (!u->cells || !u->blob_paths)
     BUG("out of memory");
   if (o->emit == EMIT_MLIR_DEVICE) {
-    /* The normalized module as it is now: nothing to compile. */
-    u->device_mlir_path = tmp_path("device", ".mlir");
-    if (!u->device_mlir_path || program_write(u->prog, u->device_mlir_path) != 0)
+    /* The normalized module is the stage: one job writes it (as a -cc1
+     * line under -###), nothing is compiled. */
+    u->device_mlir_path = u->normalized_path = tmp_path("device", ".mlir");
+    if (!u->device_mlir_path)
       return -1;
+    struct job *n = add_job(p, &job_normalize, u, xasprintf("normalize: %s", u->input));
+    job_in(n, u->input);
+    job_out(n, u->normalized_path);
     return 0;
   }
   /* What a target cannot compile is refused here, before any job; with

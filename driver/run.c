@@ -64,6 +64,7 @@ void plan_print(const struct plan *p) {
   }
   for (size_t i = 0; i < p->njobs; i++)
     p->jobs[i].kind->describe(stdout, p, &p->jobs[i]);
+  plan_print_outputs(stdout, p);
 }
 
 static void set_crash_stage(const struct plan *p, const struct job *j) {

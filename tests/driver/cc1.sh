@@ -38,6 +38,26 @@ replay compile s.o -save-temps $targets -c prog.mlir -o s.o
 replay debug a.o --offload-arch=sm_90 -g -O1 -ffp-contract=off -c prog.mlir -o a.o
 replay link app --offload-arch=host prog.mlir -o app
 replay device_only a.gpucc-device --offload-arch=host --device-only -c prog.mlir -o a.gpucc-device
+
+# --emit= stages: the script ends with the copies to the stage's names
+# (one file per input, or one per gpu.module and target).
+replay_emit() { # replay_emit NAME PATTERN ARGS...
+  plan=$1 pattern=$2
+  shift 2
+  rm -rf "$plan.replayed" && mkdir "$plan.replayed"
+  "$gpucc" -### "$@" >"$plan.sh" 2>"$plan.err"
+  check "${plan}_copies" grep -q '^cp ' "$plan.sh"
+  check "${plan}_script_runs" sh -e "$plan.sh"
+  for f in $pattern; do mv "$f" "$plan.replayed/"; done
+  check "${plan}_built" "$gpucc" --no-cache "$@"
+  for f in $pattern; do
+    check "${plan}_same_$f" cmp "$plan.replayed/$f" "$f"
+  done
+  check "${plan}_as_many" test "$(ls $pattern | wc -l)" -eq "$(ls "$plan.replayed" | wc -l)"
+}
+replay_emit emit_ptx 'prog-*-sm_90.ptx' --emit=ptx --offload-arch=sm_90 prog.mlir
+replay_emit emit_device 'dev.mlir' --emit=mlir-device --offload-arch=host prog.mlir -o dev.mlir
+replay_emit emit_llvm 'prog.ll' -S --offload-arch=host prog.mlir
 # -###'s directory goes with gpucc; the scripts' ones are theirs to remove
 rm -rf "$work"/tmp/gpucc-*
 
