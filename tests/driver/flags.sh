@@ -283,7 +283,7 @@ check g_host_math sh -c "./gmath | grep -q '^\[0.5,  64\]'"
 if grep -q "no ptxas found" err; then
   check Xptxas_no_ptxas true
 else
-  check Xptxas grep -q 'ptxas -arch sm_90 -O3 --split-compile 4 -v --warn-on-spills ' out
+  check Xptxas grep -q 'ptxas -arch sm_90 -O3 -v --warn-on-spills ' out
 fi
 "$gpucc" -### -Xlinker --no-undefined --offload-arch=host "$prog" -o x >out 2>err
 check Xlinker grep -q ' -Xlinker --no-undefined ' out
