@@ -195,6 +195,7 @@ int cc1_main(int argc, char **argv) {
     memset(&about, 0, sizeof about);
     kind->about(&p, j, &about);
     crash_set_stage(about.doing, about.subject);
+    job_planted_faults(j);
     rc = kind->run(&p, j);
   }
   if (crash_happened())

@@ -234,6 +234,10 @@ void plan_code_flags(const struct options *o, char *buf, size_t len);
  * cache keys: gpucc's build, the target, the code flags and what the kind
  * says of its tools and libraries. Malloc'ed. */
 char *plan_target_params(const struct plan *p, size_t ti);
+/* Tests plant faults in a job (GPUCC_TEST_CRASH=<kind>[-trap|-warning|
+ * -sleep], crash.h): called where a job starts, in the driver's child and
+ * in -cc1, so that a crash reproducer's job crashes again. */
+void job_planted_faults(const struct job *j);
 
 /* Parses the inputs and builds the job list. Returns 0 or -1 (reported). */
 int plan_build(struct plan *p, const struct options *o);

@@ -4,6 +4,7 @@
  * and the kinds of job (job_*.c), which both call it. */
 #include "job.h"
 
+#include "crash.h"
 #include "diag.h"
 #include "fatbin.h"
 #include "options.h"
@@ -13,7 +14,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 int plan_toolchain(struct plan *p, int prepare_kinds) {
   const struct options *o = p->opts;
@@ -79,4 +82,24 @@ char *plan_target_params(const struct plan *p, size_t ti) {
                            options_device_contract(o), k->name, inputs);
   free(inputs);
   return params;
+}
+
+/* GPUCC_TEST_CRASH=<kind>[-trap|-warning|-sleep] (a test switch). */
+static int planted(const struct job *j, const char *what) {
+  char name[64];
+  snprintf(name, sizeof name, "%s%s", j->kind->name, what);
+  return crash_planted(name);
+}
+
+void job_planted_faults(const struct job *j) {
+  if (planted(j, ""))
+    raise(SIGSEGV);
+  if (planted(j, "-trap"))
+    raise(SIGTRAP);
+  if (planted(j, "-warning"))
+    diag_warning("planted warning in %s", j->what);
+  /* A job still running when the test interrupts gpucc (its parent then
+   * holds make's tokens: they must come back). */
+  if (planted(j, "-sleep"))
+    sleep(30);
 }

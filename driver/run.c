@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "time_report.h"
 #include "tmp.h"
+#include "xstr.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -73,23 +74,63 @@ static void set_crash_stage(const struct plan *p, const struct job *j) {
   crash_set_stage(a.doing, a.subject);
 }
 
+/* Replaces every `from` in s by `to` (a new string). */
+static char *replace_all(const char *s, const char *from, const char *to) {
+  char *out = xasprintf("%s", "");
+  for (const char *hit; (hit = strstr(s, from)) != NULL; s = hit + strlen(from)) {
+    char *more = xasprintf("%s%.*s%s", out, (int)(hit - s), s, to);
+    free(out);
+    out = more;
+  }
+  char *more = xasprintf("%s%s", out, s);
+  free(out);
+  return more;
+}
+
+/* The crashed job alone, as its -cc1 line (what -### prints), for the
+ * reproducer: its temp directory made afresh and its input, the
+ * normalized module, copied there from the .mlir beside the script. NULL
+ * when the temp directory's name would need quotes in the line (the
+ * whole command reproduces it then). */
+static char *job_script(const struct plan *p, const struct job *j) {
+  const char *dir = tmp_path_dir(), *in = j->unit->normalized_path;
+  size_t dlen = strlen(dir);
+  if (!in || strncmp(in, dir, dlen) != 0 || in[dlen] != '/' ||
+      strspn(dir, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-") != dlen)
+    return NULL;
+  char *line = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&line, &size);
+  if (!f)
+    return NULL;
+  j->kind->describe(f, p, j);
+  if (fclose(f) != 0) {
+    free(line);
+    return NULL;
+  }
+  char *local = replace_all(line, dir, "\"$d\"");
+  free(line);
+  char *script = xasprintf("#!/bin/sh\n# gpucc crash reproducer: the job that crashed, alone, as `gpucc -cc1`\n"
+                           "# runs it, on the module in the .mlir file beside this script.\n"
+                           "d=$(mktemp -d) || exit 1\ntrap 'rm -rf \"$d\"' EXIT\n"
+                           "cp \"${0%%.sh}.mlir\" \"$d\"/%s || exit 1\n%s",
+                           in + dlen + 1, local);
+  free(local);
+  return script;
+}
+
 /* A device or host job's child crashed: the reproducer is the normalized
- * module it started from, which the parent still holds. */
+ * module it started from, which the parent still holds, and the job's own
+ * command. */
 static void report_crash(const struct plan *p, const struct job *j, int status) {
   struct job_about a;
   about(p, j, &a);
   size_t len;
   char *text = program_text(j->unit->prog, &len);
-  crash_report_job(status, a.doing, a.subject, j->unit->input, text, len);
+  char *script = job_script(p, j);
+  crash_report_job(status, a.doing, a.subject, j->unit->input, text, len, script);
+  free(script);
   free(text);
-}
-
-/* GPUCC_TEST_CRASH=<kind>[-trap|-warning|-sleep] (a test switch): the job
- * of that kind crashes, traps, warns or sleeps in its child. */
-static int planted(const struct job *j, const char *what) {
-  char name[64];
-  snprintf(name, sizeof name, "%s%s", j->kind->name, what);
-  return crash_planted(name);
 }
 
 static int ready(const struct plan *p, const struct job *j) {
@@ -112,17 +153,7 @@ static int child_body(void *arg) {
   struct child_job *c = arg;
   set_crash_stage(c->p, c->j);
   int errors = diag_error_count();
-  /* Tests plant a crash (or a warning) here (see crash.h). */
-  if (planted(c->j, ""))
-    raise(SIGSEGV);
-  if (planted(c->j, "-trap"))
-    raise(SIGTRAP);
-  if (planted(c->j, "-warning"))
-    diag_warning("planted warning in %s", c->j->what);
-  /* A job still running when the test interrupts gpucc (its parent then
-   * holds make's tokens: they must come back). */
-  if (planted(c->j, "-sleep"))
-    sleep(30);
+  job_planted_faults(c->j);
   int rc = c->j->kind->run(c->p, c->j);
   if (rc == 0 && diag_error_count() > errors)
     return 1;

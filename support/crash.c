@@ -265,11 +265,14 @@ int crash_is_crash_status(int status) {
 }
 
 void crash_report_job(int status, const char *st, const char *subj, const char *input,
-                      const char *text, size_t len) {
+                      const char *text, size_t len, const char *own_script) {
   happened = 1;
   if (WIFSIGNALED(status))
     put_error(crash_name(WTERMSIG(status)), st, subj);
   static char job_script[sizeof script];
-  render_script(input, job_script, sizeof job_script);
+  if (own_script)
+    snprintf(job_script, sizeof job_script, "%s", own_script);
+  else
+    render_script(input, job_script, sizeof job_script);
   write_reproducer(text, len, NULL, job_script);
 }

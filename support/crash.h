@@ -53,10 +53,12 @@ int crash_is_crash_status(int status);
 
 /* In the parent, after a job child crashed (crash_is_crash_status): prints
  * the internal error (unless the child did), writes a reproducer with the
- * module text given and the command with `input` replaced. The caller
- * ends the other jobs and returns; main then exits CRASH_EXIT. */
+ * module text given and `script` (the job's own command, which reads the
+ * .mlir beside it), or, when script is NULL, the command line with `input`
+ * replaced. The caller ends the other jobs and returns; main then exits
+ * CRASH_EXIT. */
 void crash_report_job(int status, const char *stage, const char *subject, const char *input,
-                      const char *text, size_t len);
+                      const char *text, size_t len, const char *script);
 
 /* True once an internal error was reported. */
 int crash_happened(void);
