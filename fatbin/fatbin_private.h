@@ -74,13 +74,22 @@ struct fatbin_vendor_row {
 /* The vendors this library knows, NULL-terminated (fatbin_vendors.c). */
 extern const struct fatbin_vendor_row *const fatbin_vendors[];
 extern const struct fatbin_vendor_row fatbin_vendor_nvidia, fatbin_vendor_amd,
-    fatbin_vendor_host;
+    fatbin_vendor_host, fatbin_vendor_vulkan;
 /* The row of a vendor id, or NULL. */
 const struct fatbin_vendor_row *fatbin_vendor_find(enum fatbin_vendor v);
 /* The row of a format id and, in *vendor, the vendor it belongs to (when
  * vendor is not NULL); NULL when no vendor has it. */
 const struct fatbin_format_row *fatbin_format_find(enum fatbin_format f,
                                                    const struct fatbin_vendor_row **vendor);
+
+/* What object i's own bytes say beyond its entry, in a few words, for
+ * `gpucc-fatbin list` ("caps: Shader,Int64" for a SPIR-V module); "" when
+ * its format has nothing to add or the bytes say nothing readable. The
+ * formats that have something to say are listed in fatbin_notes.c, each
+ * with its function in its row file: */
+void fatbin_object_notes(const struct fatbin *fb, size_t i, char *buf, size_t len);
+/* a SPIR-V module's OpCapability list (fatbin_vulkan.c). */
+void fatbin_spirv_notes(const unsigned char *d, size_t size, char *buf, size_t len);
 
 /* Formats a message into err (when err and errlen allow) and returns -1. */
 /* Checks that an ELF file's headers, segments and sections lie within its

@@ -8,5 +8,6 @@ const struct fatbin_vendor_row *const fatbin_vendors[] = {
     &fatbin_vendor_nvidia,
     &fatbin_vendor_amd,
     &fatbin_vendor_host,
+    &fatbin_vendor_vulkan,
     NULL,
 };

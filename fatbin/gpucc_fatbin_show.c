@@ -1,12 +1,14 @@
 /* gpucc_fatbin_show.c: `list` and `info`, what a program carries.
  *
  * `list` prints one table per file, one row per object of every blob, with
- * the columns MODULE VENDOR TARGET FORMAT SIZE STORED after a header line;
- * scripts (tests/e2e among them) read the first four columns, so they stay
- * first. `info` prints everything the manifest records, as "key value"
- * lines indented under each archive and object, and where each compressed
- * object's frame and its dictionary's lie in the payload, which is what it
- * takes to decode one with the zstd tool (docs/fatbin.md, section 5).
+ * the columns MODULE VENDOR TARGET FORMAT SIZE STORED after a header line,
+ * and NOTES when an object's own bytes say more than its entry (a SPIR-V
+ * module's capabilities: fatbin_object_notes); scripts (tests/e2e among
+ * them) read the first four columns, so they stay first. `info` prints
+ * everything the manifest records, as "key value" lines indented under
+ * each archive and object, and where each compressed object's frame and
+ * its dictionary's lie in the payload, which is what it takes to decode
+ * one with the zstd tool (docs/fatbin.md, section 5).
  * Modules and kernels are shown as the program spells them, in MLIR's
  * quotes where their objects carry them mangled (support/symname.h). */
 #include <inttypes.h>
@@ -15,12 +17,15 @@
 #include <string.h>
 
 #include "../support/symname.h"
+#include "fatbin_private.h"
 #include "gpucc_fatbin.h"
 
 /* ---- list ------------------------------------------------------------------------ */
 
+#define TOOL_COLUMNS 7
+
 struct tool_row {
-  char *cell[6];
+  char *cell[TOOL_COLUMNS];
 };
 
 struct tool_table {
@@ -48,6 +53,13 @@ static char *tool_num(size_t v) {
   return tool_dup(buf);
 }
 
+/* What object i's bytes say of it (fatbin_object_notes); "" when nothing. */
+static char *tool_notes(const struct fatbin *fb, size_t i) {
+  char notes[1024];
+  fatbin_object_notes(fb, i, notes, sizeof notes);
+  return tool_dup(notes);
+}
+
 static int tool_collect(const struct tool_blob *b, void *ud) {
   struct tool_table *t = ud;
   for (size_t i = 0; i < fatbin_count(b->fb); i++) {
@@ -67,14 +79,20 @@ static int tool_collect(const struct tool_blob *b, void *ud) {
         tool_dup(fatbin_format_name(e->format)),
         tool_num(e->size),
         tool_num(in->stored_size),
+        tool_notes(b->fb, i),
     }};
   }
   return 0;
 }
 
-/* Prints the rows in aligned columns; sizes are right-aligned like numbers. */
+/* Prints the rows in aligned columns; sizes are right-aligned like numbers.
+ * NOTES, last and unpadded, only when some object has notes. */
 static void tool_print_table(const struct tool_table *t) {
-  static const char *const head[6] = {"MODULE", "VENDOR", "TARGET", "FORMAT", "SIZE", "STORED"};
+  static const char *const head[TOOL_COLUMNS] = {"MODULE", "VENDOR", "TARGET", "FORMAT",
+                                                 "SIZE",   "STORED", "NOTES"};
+  int notes = 0;
+  for (size_t i = 0; i < t->count; i++)
+    notes |= t->rows[i].cell[6][0] != '\0';
   int w[6];
   for (int c = 0; c < 6; c++) {
     size_t m = strlen(head[c]);
@@ -84,18 +102,19 @@ static void tool_print_table(const struct tool_table *t) {
     }
     w[c] = (int)m;
   }
-  printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s\n", w[0], head[0], w[1], head[1], w[2], head[2],
-         w[3], head[3], w[4], head[4], w[5], head[5]);
+  printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s%s%s\n", w[0], head[0], w[1], head[1], w[2],
+         head[2], w[3], head[3], w[4], head[4], w[5], head[5], notes ? "  " : "",
+         notes ? head[6] : "");
   for (size_t i = 0; i < t->count; i++) {
     char *const *c = t->rows[i].cell;
-    printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s\n", w[0], c[0], w[1], c[1], w[2], c[2], w[3],
-           c[3], w[4], c[4], w[5], c[5]);
+    printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s%s%s\n", w[0], c[0], w[1], c[1], w[2], c[2], w[3],
+           c[3], w[4], c[4], w[5], c[5], notes && c[6][0] ? "  " : "", notes ? c[6] : "");
   }
 }
 
 static void tool_table_free(struct tool_table *t) {
   for (size_t i = 0; i < t->count; i++)
-    for (int c = 0; c < 6; c++)
+    for (int c = 0; c < TOOL_COLUMNS; c++)
       free(t->rows[i].cell[c]);
   free(t->rows);
 }

@@ -69,7 +69,9 @@ struct rt_backend {
 
   /* Loads the driver library, initializes it and opens device `ordinal`;
    * fills *dev. On failure writes why, in a few words ("libcuda.so.1 not
-   * found", "no device"), and returns -1. Called once per process. */
+   * found", "no device"), and returns -1; an empty why declines quietly,
+   * leaving the backend out of the "no GPU found" message (a backend the
+   * program carries no object for). Called once per process. */
   int (*probe)(int ordinal, struct rt_device *dev, char *why, size_t whylen);
   const char *(*error_name)(int code);
   const char *(*error_string)(int code);

@@ -7,6 +7,8 @@
 const struct rt_backend *const rt_backends[] = {
     &rt_backend_cuda,
     &rt_backend_hip,
+    /* Any Vulkan GPU; never a CPU device, unless asked (backend_vulkan.c). */
+    &rt_backend_vulkan,
     &rt_backend_host, /* always finds its device: the CPU, last resort */
     NULL,
 };

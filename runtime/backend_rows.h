@@ -8,6 +8,7 @@
 
 extern const struct rt_backend rt_backend_cuda;
 extern const struct rt_backend rt_backend_hip;
+extern const struct rt_backend rt_backend_vulkan;
 extern const struct rt_backend rt_backend_host;
 
 #endif

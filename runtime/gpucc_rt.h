@@ -23,7 +23,8 @@
  * stderr and the process exits with status 1; see gpuccSetErrorHandler.
  *
  * Environment: GPUCC_BACKEND, GPUCC_DEVICE, GPUCC_LOG, GPUCC_CUDA_LIBRARY,
- * GPUCC_HIP_LIBRARY (see runtime/README.md). All functions are thread-safe. */
+ * GPUCC_HIP_LIBRARY, GPUCC_VULKAN_LIBRARY (see runtime/README.md). All
+ * functions are thread-safe. */
 #ifndef GPUCC_RT_H
 #define GPUCC_RT_H
 

@@ -101,6 +101,8 @@ static void rt_start(void) {
       rt_active = b;
       break;
     }
+    if (!why[0])
+      continue; /* declined quietly: the program has nothing for it (backend.h) */
     rt_log("%s: %s", b->name, why);
     rt_appendf(reasons, sizeof reasons, "%s%s: %s", reasons[0] ? "; " : "", b->label, why);
   }

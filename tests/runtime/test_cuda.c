@@ -933,7 +933,8 @@ static const struct rt_test tests[] = {
     {"forced_bogus",
      run_stream_only,
      1,
-     {"gpucc: runtime error: GPUCC_BACKEND='bogus' is not a backend (known: cuda, hip, host)"},
+     {"gpucc: runtime error: GPUCC_BACKEND='bogus' is not a backend (known: cuda, hip, vulkan, "
+      "host)"},
      {"continued"},
      0},
     {"forced_host",
