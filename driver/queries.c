@@ -15,7 +15,7 @@
 #endif
 
 void query_list_gpu_arch(void) {
-  char *list = target_all_list();
+  char *list = target_known_list();
   if (!list)
     return;
   for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))

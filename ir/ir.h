@@ -143,6 +143,9 @@ int64_t ir_known_block_threads(MlirOperation op);
  * of module (a builtin.module or gpu.module) unless a symbol of that name
  * is there already. Returns 0 or -1 (reported). */
 int ir_add_function(MlirOperation module, const char *name, const char *text);
+/* One op parsed from its text (generic or custom form), inserted before
+ * `before` in its block. BUG on text that does not parse: gpucc made it. */
+MlirOperation ir_parse_before(MlirOperation before, const char *text);
 
 /* Builds op `name` with these operands, result type (none: a null type)
  * and attributes before `at`, at its location; returns the result (or a

@@ -106,9 +106,9 @@ static int op_in_message(const char *msg, char *out, size_t size) {
 
 static const char *why_failed(const char *msg) {
   if (strstr(msg, "failed to legalize operation"))
-    return "no conversion to LLVM applies to it";
+    return "the target's conversion has no pattern for it";
   if (strstr(msg, "unresolved materialization"))
-    return "one of its values has a type with no LLVM equivalent";
+    return "one of its values has a type the target's conversion cannot represent";
   return msg;
 }
 

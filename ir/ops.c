@@ -105,6 +105,16 @@ int ir_add_function(MlirOperation module, const char *name, const char *text) {
   return 0;
 }
 
+MlirOperation ir_parse_before(MlirOperation before, const char *text) {
+  MlirOperation op = mlirOperationCreateParse(mlirOperationGetContext(before),
+                                              mlirStringRefCreateFromCString(text),
+                                              mlirStringRefCreateFromCString("gpucc-generated"));
+  if (mlirOperationIsNull(op))
+    BUG("gpucc made an op text that does not parse");
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op);
+  return op;
+}
+
 MlirValue ir_op_before(MlirOperation at, const char *name, intptr_t nops, const MlirValue *ops,
                              MlirType result, intptr_t nattr, const MlirNamedAttribute *attrs) {
   MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(name),

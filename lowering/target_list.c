@@ -6,4 +6,4 @@
 #include <stddef.h>
 
 const struct target_kind *const target_kinds[] = {&target_kind_nvidia, &target_kind_amd,
-                                                  &target_kind_host, NULL};
+                                                  &target_kind_host, &target_kind_spirv, NULL};

@@ -10,5 +10,6 @@
 extern const struct target_kind target_kind_nvidia;
 extern const struct target_kind target_kind_amd;
 extern const struct target_kind target_kind_host;
+extern const struct target_kind target_kind_spirv;
 
 #endif

@@ -25,7 +25,8 @@ int target_stage_known(const char *name) {
   return 0;
 }
 
-char *target_all_list(void) {
+/* Every chip, or (for "all") those of the kinds "all" takes. */
+static char *chip_list(int for_all) {
   size_t n = 1;
   FOR_EACH_CHIP(info)
   n += strlen(info->chip) + 1;
@@ -34,12 +35,18 @@ char *target_all_list(void) {
     return NULL;
   s[0] = '\0';
   FOR_EACH_CHIP(info) {
+    if (for_all && info->kind->outside_all)
+      continue;
     if (s[0])
       strcat(s, ",");
     strcat(s, info->chip);
   }
   return s;
 }
+
+char *target_all_list(void) { return chip_list(1); }
+
+char *target_known_list(void) { return chip_list(0); }
 
 void target_print_known(FILE *out) {
   int first = 1;

@@ -129,6 +129,9 @@ struct target_kind {
    * says why it found none (native_probe.h). Runs in a child process.
    * NULL: the kind has no devices to ask. */
   void (*native_probe)(struct native_found *f);
+  /* "all" leaves its chips out: they are built only when named (a kind
+   * that refuses too many programs' ops for "all" to stay useful). */
+  int outside_all;
   /* Its chips, in the order --help and "all" list them. */
   const struct target_info *chips;
   size_t nchips;
@@ -161,8 +164,12 @@ int target_parse(const char *spec, struct target *out);
 /* Prints the known target names, comma separated, on one line. */
 void target_print_known(FILE *out);
 
-/* Every known target, comma separated, malloc'ed ("all"). */
+/* The targets "all" stands for, comma separated, malloc'ed: every known
+ * one but those of kinds outside_all. */
 char *target_all_list(void);
+
+/* Every known target, comma separated, malloc'ed (--list-gpu-arch). */
+char *target_known_list(void);
 
 /* The default list when no --offload-arch is given (documented in --help). */
 extern const char *const target_default_list;
