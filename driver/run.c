@@ -74,19 +74,6 @@ static void set_crash_stage(const struct plan *p, const struct job *j) {
   crash_set_stage(a.doing, a.subject);
 }
 
-/* Replaces every `from` in s by `to` (a new string). */
-static char *replace_all(const char *s, const char *from, const char *to) {
-  char *out = xasprintf("%s", "");
-  for (const char *hit; (hit = strstr(s, from)) != NULL; s = hit + strlen(from)) {
-    char *more = xasprintf("%s%.*s%s", out, (int)(hit - s), s, to);
-    free(out);
-    out = more;
-  }
-  char *more = xasprintf("%s%s", out, s);
-  free(out);
-  return more;
-}
-
 /* The crashed job alone, as its -cc1 line (what -### prints), for the
  * reproducer: its temp directory made afresh and its input, the
  * normalized module, copied there from the .mlir beside the script. NULL
@@ -108,7 +95,7 @@ static char *job_script(const struct plan *p, const struct job *j) {
     free(line);
     return NULL;
   }
-  char *local = replace_all(line, dir, "\"$d\"");
+  char *local = xreplace(line, dir, "\"$d\"");
   free(line);
   char *script = xasprintf("#!/bin/sh\n# gpucc crash reproducer: the job that crashed, alone, as `gpucc -cc1`\n"
                            "# runs it, on the module in the .mlir file beside this script.\n"

@@ -15,36 +15,23 @@
 
 #include "frontend.h"
 #include "target_kinds.h"
+#include "xstr.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-/* text with every `from` replaced by `to`, in buf; nonzero when it does not
- * fit. */
-static int replace_all(char *buf, size_t size, const char *text, const char *from, const char *to) {
-  size_t nfrom = strlen(from), nto = strlen(to), k = 0;
-  for (const char *p = text; *p;) {
-    size_t take = !strncmp(p, from, nfrom) ? nto : 1;
-    if (k + take >= size)
-      return 1;
-    memcpy(buf + k, take == nto && !strncmp(p, from, nfrom) ? to : p, take);
-    k += take;
-    p += !strncmp(p, from, nfrom) ? nfrom : 1;
-  }
-  buf[k] = '\0';
-  return 0;
-}
-
 /* Whether a's and b's pipelines are one text but for the chip's name. */
 static int same_pipeline(const struct target_lowering *l, const struct target *a,
                          const struct target *b) {
-  static char pa[4096], pb[4096], renamed[4096];
-  if (l->pipeline(pa, sizeof pa, a) || l->pipeline(pb, sizeof pb, b) ||
-      replace_all(renamed, sizeof renamed, pb, b->info->chip, a->info->chip))
+  static char pa[4096], pb[4096];
+  if (l->pipeline(pa, sizeof pa, a) || l->pipeline(pb, sizeof pb, b))
     return 0;
-  return strcmp(pa, renamed) == 0;
+  char *renamed = xreplace(pb, b->info->chip, a->info->chip);
+  int same = strcmp(pa, renamed) == 0;
+  free(renamed);
+  return same;
 }
 
 struct chip_op_search {

@@ -40,3 +40,26 @@ char *xfile_part(const char *s) {
     h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
   return xasprintf("%.64s~%016llx", s, (unsigned long long)h);
 }
+
+char *xreplace(const char *text, const char *from, const char *to) {
+  size_t nfrom = strlen(from), nto = strlen(to), n = 0;
+  for (const char *p = text; (p = strstr(p, from)) != NULL; p += nfrom)
+    n++;
+  size_t len = strlen(text) + n * nto - n * nfrom;
+  char *out = malloc(len + 1);
+  if (!out)
+    BUG("out of memory");
+  char *o = out;
+  for (const char *p = text, *hit; ; p = hit + nfrom) {
+    hit = strstr(p, from);
+    size_t keep = hit ? (size_t)(hit - p) : strlen(p);
+    memcpy(o, p, keep);
+    o += keep;
+    if (!hit)
+      break;
+    memcpy(o, to, nto);
+    o += nto;
+  }
+  *o = '\0';
+  return out;
+}

@@ -16,4 +16,7 @@ char *xstem(const char *path);
  * string. */
 char *xfile_part(const char *s);
 
+/* text with every `from` (not empty) replaced by `to`, as a new string. */
+char *xreplace(const char *text, const char *from, const char *to);
+
 #endif
