@@ -58,7 +58,7 @@ static int silent_option(char **argv, int i, int argc) {
  * given (relative paths and the input's name, which locations carry, read
  * against the working directory), the PATH that finds cc and ld, and per
  * target what its device entries' keys hold (tools and libraries). */
-static char *key_material(const struct plan *p) {
+static char *key_material(struct plan *p) {
   const struct options *o = p->opts;
   char *s = xasprintf("gpucc-direct-1\n");
   char cwd[PATH_MAX];
@@ -67,11 +67,8 @@ static char *key_material(const struct plan *p) {
   for (int i = 1, skip; i < o->argc; i += skip ? skip : 1)
     if (!(skip = silent_option(o->argv, i, o->argc)))
       add_line(&s, "arg", o->argv[i]);
-  for (size_t t = 0; t < o->ntargets; t++) {
-    char *params = plan_target_params(p, t);
-    add_line(&s, "target", params);
-    free(params);
-  }
+  for (size_t t = 0; t < o->ntargets; t++)
+    add_line(&s, "target", plan_target_params(p, t));
   return s;
 }
 

@@ -190,6 +190,7 @@ struct plan {
    * whether it served the object (then nothing is parsed or run). */
   char direct_key[CACHE_KEY_SIZE];
   int direct_hit;
+  char **target_params; /* plan_target_params's, [target] */
 };
 
 /* Outputs are renamed into place only when the whole run succeeded: jobs
@@ -232,8 +233,9 @@ int plan_open_parts(struct plan *p);
 void plan_code_flags(const struct options *o, char *buf, size_t len);
 /* Everything but the module's text that shapes target ti's objects, for
  * cache keys: gpucc's build, the target, the code flags and what the kind
- * says of its tools and libraries. Malloc'ed. */
-char *plan_target_params(const struct plan *p, size_t ti);
+ * says of its tools and libraries. Made once per run (the direct cache's
+ * key and every input's device keys read it); the plan owns it. */
+const char *plan_target_params(struct plan *p, size_t ti);
 /* Tests plant faults in a job (GPUCC_TEST_CRASH=<kind>[-trap|-warning|
  * -sleep], crash.h): called where a job starts, in the driver's child and
  * in -cc1, so that a crash reproducer's job crashes again. */

@@ -69,8 +69,12 @@ void plan_code_flags(const struct options *o, char *buf, size_t len) {
   }
 }
 
-char *plan_target_params(const struct plan *p, size_t ti) {
+const char *plan_target_params(struct plan *p, size_t ti) {
   const struct options *o = p->opts;
+  if (!p->target_params && !(p->target_params = calloc(o->ntargets + 1, sizeof *p->target_params)))
+    BUG("out of memory");
+  if (p->target_params[ti])
+    return p->target_params[ti];
   const struct target *tg = &o->targets[ti];
   const struct target_kind *k = tg->info->kind;
   struct finish_request req = {options_device_opt(o), o->debug_info};
@@ -81,7 +85,7 @@ char *plan_target_params(const struct plan *p, size_t ti) {
                            tg->features, options_device_opt(o), o->debug_info,
                            options_device_contract(o), k->name, inputs);
   free(inputs);
-  return params;
+  return p->target_params[ti] = params;
 }
 
 /* GPUCC_TEST_CRASH=<kind>[-trap|-warning|-sleep] (a test switch). */

@@ -224,21 +224,13 @@ static void compute_keys(struct plan *p, struct unit *u) {
    * its objects (its tools, libraries and their options). Only the kind
    * knows the latter: a new CUDA leaves AMD and host entries valid, a new
    * ROCm the NVIDIA ones. */
-  char **params = calloc(o->ntargets + 1, sizeof *params);
-  if (!params)
-    BUG("out of memory");
-  for (size_t ti = 0; ti < o->ntargets; ti++)
-    params[ti] = plan_target_params(p, ti);
   for (size_t m = 0; m < u->nmodules; m++) {
     size_t len;
     char *text = program_module_text(u->prog, m, o->debug_info, &len);
     for (size_t ti = 0; ti < o->ntargets; ti++)
-      cache_key(text, len, params[ti], unit_cell(u, o->ntargets, m, ti)->key);
+      cache_key(text, len, plan_target_params(p, ti), unit_cell(u, o->ntargets, m, ti)->key);
     free(text);
   }
-  for (size_t ti = 0; ti < o->ntargets; ti++)
-    free(params[ti]);
-  free(params);
   for (size_t ti = 0; ti < o->ntargets && cache_enabled(); ti++) {
     int hit = u->nmodules > 0;
     for (size_t m = 0; m < u->nmodules && hit; m++) {
