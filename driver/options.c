@@ -52,8 +52,7 @@ static const struct opt_spec table[] = {
     {OPT_OUTPUT, "-o", FORM_SEPARATE, "<file>", "write the output to <file> (default a.out, or <input>.o with -c)"},
     {OPT_COMPILE, "-c", FORM_FLAG, NULL, "compile to an object file with the fat binary embedded; do not link"},
     {OPT_ASM, "-S", FORM_FLAG, NULL, "write the host LLVM IR (<input>.ll), like --emit=llvm"},
-    {OPT_EMIT, "--emit", FORM_EQUALS, "<stage>",
-     "write one stage: mlir-host, mlir-device, llvm, ptx, cubin, hsaco, fatbin, obj"},
+    {OPT_EMIT, "--emit", FORM_EQUALS, "<stage>", NULL /* help_of: the kinds' stages */},
     {OPT_OPT, "-O", FORM_JOINED, "<0-3>",
      "optimization level for host and device code (default -O2 for host code, -O3 for device code, as the GPU vendors' compilers)"},
     {OPT_DEBUG, "-g", FORM_FLAG, NULL, "line information in host and device code"},
@@ -166,6 +165,17 @@ static void gpu_vendors(char *buf, size_t size) {
   }
 }
 
+/* An option's help text; --emit's names the kinds' stages. */
+static const char *help_of(const struct opt_spec *s) {
+  static char emit[256];
+  if (s->id != OPT_EMIT)
+    return s->help;
+  char *stages = target_stage_list();
+  snprintf(emit, sizeof emit, "write one stage: mlir-host, mlir-device, llvm, %s, fatbin, obj", stages);
+  free(stages);
+  return emit;
+}
+
 void options_print_help(const char *argv0) {
   printf("usage: %s [options] <inputs...>\n\n", argv0);
   char vendors[256];
@@ -179,7 +189,7 @@ void options_print_help(const char *argv0) {
     if (s->id == OPT_COLOR_FLAG)
       continue; /* shown with its =<when> form */
     if (s->id != OPT_KIND_OPTIONS) {
-      help_line(s->name, s->form, s->meta, s->help);
+      help_line(s->name, s->form, s->meta, help_of(s));
       continue;
     }
     for (size_t k = 0; target_kinds[k]; k++)
@@ -264,7 +274,7 @@ void options_print_man(void) {
     if (s->id == OPT_COLOR_FLAG)
       continue;
     if (s->id != OPT_KIND_OPTIONS) {
-      man_option(s->name, s->form, s->meta, s->help);
+      man_option(s->name, s->form, s->meta, help_of(s));
       continue;
     }
     for (size_t k = 0; target_kinds[k]; k++)
@@ -419,8 +429,11 @@ static int apply(struct options *o, const struct opt_spec *s, const char *val) {
       o->mode = MODE_EMIT;
       return 0;
     }
-    return diag_error("unknown stage '--emit=%s' (expected mlir-host, mlir-device, llvm, ptx, "
-                      "cubin, hsaco, fatbin or obj)", val);
+    char *stages = target_stage_list();
+    diag_error("unknown stage '--emit=%s' (expected mlir-host, mlir-device, llvm, %s, fatbin or "
+               "obj)", val, stages);
+    free(stages);
+    return -1;
   }
   case OPT_DEBUG: o->debug_info = 1; return 0;
   case OPT_FP_CONTRACT:

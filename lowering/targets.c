@@ -3,6 +3,7 @@
 #include "targets.h"
 
 #include "diag.h"
+#include "xstr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,21 @@ int target_stage_known(const char *name) {
       return 1;
   }
   return 0;
+}
+
+char *target_stage_list(void) {
+  char *list = xasprintf("%s", "");
+  for (size_t i = 0; target_kinds[i]; i++) {
+    const char *stages[] = {target_kinds[i]->device_stage, target_kinds[i]->finished_stage};
+    for (size_t j = 0; j < 2; j++) {
+      if (!stages[j])
+        continue;
+      char *more = xasprintf("%s%s%s", list, list[0] ? ", " : "", stages[j]);
+      free(list);
+      list = more;
+    }
+  }
+  return list;
 }
 
 /* Every chip, or (for "all") those of the kinds "all" takes. */

@@ -181,5 +181,8 @@ extern const struct target_kind *const target_kinds[];
 
 /* True when some kind has the --emit stage `name` ("ptx", "hsaco"). */
 int target_stage_known(const char *name);
+/* The kinds' --emit= stages ("ptx, cubin, hsaco, spirv"), in the order of
+ * the kinds, as a new string: what --help and the option's error list. */
+char *target_stage_list(void);
 
 #endif

@@ -99,4 +99,9 @@ check listed grep -qx spirv archs
 check not_in_all sh -c "grep -q 'offload-arch=host' all.cmds && ! grep -q 'offload-arch=spirv' all.cmds"
 "$gpucc" -### "$tests/spirv/vadd.mlir" -o default >default.cmds 2>&1 || true
 check not_default sh -c "grep -q 'offload-arch=host' default.cmds && ! grep -q 'offload-arch=spirv' default.cmds"
+# Its --emit stage is named where the stages are (from the kinds' rows).
+"$gpucc" --help >help.txt
+check emit_help grep -q -- '--emit=<stage> .*hsaco, spirv, fatbin' help.txt
+"$gpucc" --emit=nothing "$tests/spirv/vadd.mlir" 2>emit.err || true
+check emit_error grep -q "expected .*hsaco, spirv, fatbin or obj" emit.err
 checks_done
