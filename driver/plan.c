@@ -334,6 +334,18 @@ static size_t device_family(const struct options *o, const struct unit *u, size_
   return n;
 }
 
+/* The normalize job: it writes the unit's normalized module to `path`
+ * (NULL: tmp_path failed, reported). */
+static int plan_normalize(struct plan *p, struct unit *u, const char *path) {
+  if (!path)
+    return -1;
+  u->normalized_path = path;
+  struct job *n = add_job(p, &job_normalize, u, xasprintf("normalize: %s", u->input));
+  job_in(n, u->input);
+  job_out(n, u->normalized_path);
+  return 0;
+}
+
 static int plan_unit(struct plan *p, struct unit *u) {
   const struct options *o = p->opts;
   if (program_load(u->input, &u->prog) != 0)
@@ -346,13 +358,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
   if (o->emit == EMIT_MLIR_DEVICE) {
     /* The normalized module is the stage: one job writes it (as a -cc1
      * line under -###), nothing is compiled. */
-    u->device_mlir_path = u->normalized_path = tmp_path("device", ".mlir");
-    if (!u->device_mlir_path)
-      return -1;
-    struct job *n = add_job(p, &job_normalize, u, xasprintf("normalize: %s", u->input));
-    job_in(n, u->input);
-    job_out(n, u->normalized_path);
-    return 0;
+    return plan_normalize(p, u, u->device_mlir_path = tmp_path("device", ".mlir"));
   }
   /* What a target cannot compile is refused here, before any job; with
    * --bundle the device objects are made already. */
@@ -365,10 +371,10 @@ static int plan_unit(struct plan *p, struct unit *u) {
 
   char *stem = xstem(u->input);
   /* The jobs' input: the module normalized above. */
-  u->normalized_path = tmp_path(stem, ".normalized.mlir");
-  struct job *n = add_job(p, &job_normalize, u, xasprintf("normalize: %s", u->input));
-  job_in(n, u->input);
-  job_out(n, u->normalized_path);
+  if (plan_normalize(p, u, tmp_path(stem, ".normalized.mlir")) != 0) {
+    free(stem);
+    return -1;
+  }
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
