@@ -103,6 +103,33 @@ int frontend_workgroup_allocs(MlirModule module);
  * are assumed 256-byte aligned in the kernel (kernel_alignment.c). */
 void frontend_kernel_alignment(MlirModule module);
 
+/* A program's own lowered kernels (carried_code.c): a top-level
+ * spirv.module named as MLIR names the SPIR-V of a gpu.module
+ * (`@__spv__<name>`), found before normalization renames anything, and
+ * moved into that gpu.module at its end; one that lowers no gpu.module is
+ * dropped with a warning. */
+struct carried_code {
+  struct {
+    MlirOperation code, gpu_module;
+  } *pairs;
+  size_t len;
+};
+void frontend_find_carried_code(MlirModule module, struct carried_code *c);
+void frontend_carry_code(struct carried_code *c);
+/* What a kernel parameter is made of, as `gpucc.kernel_args` records it
+ * (kernel_abi.c): pairs (argument as written, part). */
+enum kernel_arg_part {
+  KERNEL_ARG_WHOLE,   /* the argument itself */
+  KERNEL_ARG_POINTER, /* a memref's aligned pointer */
+  KERNEL_ARG_OFFSET,
+  KERNEL_ARG_SIZE,
+  KERNEL_ARG_STRIDE,
+};
+/* Whether op is a program's own lowered code, nested in its gpu.module. */
+int frontend_is_carried_code(MlirOperation op);
+/* Whether the gpu.module carries such code. */
+int frontend_carries_code(MlirOperation gpu_module);
+
 /* Each memref argument of a kernel travels as one pointer (with its
  * attributes, llvm.noalias included) and the parts of its layout the type
  * leaves dynamic; parameters the kernel does not read go; every

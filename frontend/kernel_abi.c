@@ -101,7 +101,13 @@ static int view_of(MlirType t, struct view *v) {
 
 /* The parameters of a kernel, new and kept: each one part of an argument
  * of the original signature (`source`). */
-enum part { WHOLE, POINTER, OFFSET, SIZE, STRIDE };
+enum part {
+  WHOLE = KERNEL_ARG_WHOLE,
+  POINTER = KERNEL_ARG_POINTER,
+  OFFSET = KERNEL_ARG_OFFSET,
+  SIZE = KERNEL_ARG_SIZE,
+  STRIDE = KERNEL_ARG_STRIDE,
+};
 
 struct param {
   intptr_t source;
@@ -641,6 +647,19 @@ static void apply(MlirOperation fn, intptr_t nold, const struct view *views, con
   free(casts);
 }
 
+/* `gpucc.kernel_args`, for the program's own lowered kernel, which takes
+ * the arguments as written (carried_code.c): per parameter, the argument
+ * it is made of and which part (enum kernel_arg_part). */
+static void record_sources(MlirOperation fn, const struct params *ps) {
+  int32_t *pairs = xcalloc(2 * ps->len + 1, sizeof *pairs);
+  for (size_t i = 0; i < ps->len; i++)
+    pairs[2 * i] = (int32_t)ps->p[i].source, pairs[2 * i + 1] = (int32_t)ps->p[i].part;
+  MlirContext ctx = mlirOperationGetContext(fn);
+  mlirOperationSetDiscardableAttributeByName(fn, ref("gpucc.kernel_args"),
+                                             mlirDenseI32ArrayGet(ctx, (intptr_t)(2 * ps->len), pairs));
+  free(pairs);
+}
+
 static void rewrite_kernel(MlirOperation fn, struct site *sites, size_t nsites) {
   MlirType ft = mlirTypeAttrGetValue(mlirOperationGetInherentAttributeByName(fn, ref("function_type")));
   intptr_t nold = mlirFunctionTypeGetNumInputs(ft);
@@ -651,6 +670,8 @@ static void rewrite_kernel(MlirOperation fn, struct site *sites, size_t nsites) 
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
   if (changes(entry, nold, is_view))
     apply(fn, nold, views, is_view, &ps, sites, nsites);
+  if (frontend_carries_code(mlirOperationGetParentOperation(fn)))
+    record_sources(fn, &ps);
   for (intptr_t i = 0; i < nold; i++)
     if (is_view[i])
       free(views[i].strides);

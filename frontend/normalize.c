@@ -344,7 +344,8 @@ static MlirWalkResult mark_uniform(MlirOperation op, void *ud) {
   return MlirWalkResultAdvance;
 }
 
-int frontend_normalize(MlirModule module) {
+/* Everything normalization does but the kernels' final signatures. */
+static int rewrite_program(MlirModule module) {
   if (frontend_prepare(module) != 0)
     return -1;
   /* Outlining first: it turns gpu.launch bodies into gpu.func kernels and
@@ -389,6 +390,17 @@ int frontend_normalize(MlirModule module) {
     promote_printf_args(printfs[i]);
   free(printfs);
   frontend_kernel_alignment(module);
+  return rc;
+}
+
+int frontend_normalize(MlirModule module) {
+  /* A program's own SPIR-V is matched to its gpu.modules by the names as
+   * written and moved in afterwards: the rewrites are for the program's
+   * MLIR, not for its SPIR-V. */
+  struct carried_code carried;
+  frontend_find_carried_code(module, &carried);
+  int rc = rewrite_program(module);
+  frontend_carry_code(&carried);
   /* Last: the kernels' signatures are final only now. */
   if (rc == 0)
     rc = frontend_kernel_abi(module);

@@ -41,6 +41,9 @@ static MlirWalkResult add_device_op(MlirOperation op, void *arg) {
   struct device_ops *d = arg;
   if (mlirOperationEqual(op, d->root))
     return MlirWalkResultAdvance;
+  /* The program's own SPIR-V is for one kind, which checks it. */
+  if (frontend_is_carried_code(op))
+    return MlirWalkResultSkip;
   MlirIdentifier name = mlirOperationGetName(op);
   for (size_t i = 0; i < d->len; i++)
     if (mlirIdentifierEqual(d->ops[i].name, name))

@@ -52,6 +52,28 @@ static int targets_attr(MlirContext ctx, const struct target *t, int opt, MlirAt
   return 0;
 }
 
+/* The program's own lowered kernels that gpu.module gm carries are for
+ * the kind that takes them (its row's takes_carried_code); the others
+ * lower the gpu.module's kernels. */
+static void drop_carried_code(MlirOperation gm) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+  MlirOperation next;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    if (frontend_is_carried_code(op))
+      mlirOperationDestroy(op);
+  }
+}
+
+/* What each kernel parameter is made of (frontend/kernel_abi.c records it
+ * where a gpu.module carries code) is for prepare_module alone. */
+static void forget_kernel_args(MlirOperation gm) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    mlirOperationRemoveDiscardableAttributeByName(op, mlirStringRefCreateFromCString("gpucc.kernel_args"));
+}
+
 /* The gpu.modules of `module` in range r, cloned into a new module for
  * target t. */
 static int clone_modules(MlirModule module, const struct target *t, int opt,
@@ -72,10 +94,13 @@ static int clone_modules(MlirModule module, const struct target *t, int opt,
     MlirOperation clone = mlirOperationClone(mods[i]);
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
+    if (!l->takes_carried_code)
+      drop_carried_code(clone);
     if ((l->early_module && l->early_module(clone, t) != 0) || lowering_expand_ipowi(clone) != 0 ||
         lowering_expand_subgroup_ops(clone, t) != 0 ||
         (l->prepare_module && l->prepare_module(clone, t) != 0))
       rc = -1;
+    forget_kernel_args(clone);
     frontend_minmax_to_llvm(clone);
   }
   free(mods);

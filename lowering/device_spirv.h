@@ -31,6 +31,17 @@
  * Returns 0 or -1 (reported). */
 int spirv_adapt_kernels(MlirOperation gpu_module);
 
+/* Where gpu.module gm carries the program's own SPIR-V for Vulkan (as
+ * convert-gpu-to-spirv writes it): gives its entry points gpucc's kernel
+ * parameters and moves it beside gm, for spirv_write_objects to use in
+ * place of the conversion of gm, whose code goes. Returns 1 then, 0 where
+ * gm carries none (or only SPIR-V for OpenCL, dropped with a warning), -1
+ * on an error (reported) (device_spirv_carried.c). */
+int spirv_take_carried_module(MlirOperation gm);
+
+/* The module spirv_take_carried_module moved beside gm; null if none. */
+MlirOperation spirv_carried_module(MlirBlock dev_body, MlirOperation gm);
+
 /* What a module reads or writes of 8- and 16-bit values in buffers or
  * push constants: capabilities spirv-update-vce does not deduce. */
 #define SPIRV_NARROW_8 1u

@@ -98,7 +98,12 @@ static int nest_and_adapt(MlirModule dev) {
        gm = mlirOperationGetNextInBlock(gm)) {
     if (!ir_op_is(gm, "gpu.module"))
       continue;
-    MlirOperation sm = converted(body, gm);
+    MlirOperation sm = converted(body, gm), own = spirv_carried_module(body, gm);
+    if (!mlirOperationIsNull(own)) { /* the program's, not the empty conversion */
+      if (!mlirOperationIsNull(sm))
+        mlirOperationDestroy(sm);
+      sm = own;
+    }
     if (mlirOperationIsNull(sm))
       return ir_error_at(gm, "internal: no SPIR-V module was made of this gpu.module");
     mlirOperationRemoveFromParent(sm);

@@ -94,16 +94,6 @@ static int embed_placeholders(MlirModule module) {
     mlirOperationDestroy(mods[i]);
   }
   free(mods);
-  /* A spirv.module beside the gpu.modules (compilers that lower kernels
-   * to SPIR-V themselves emit one) is device code too, and the device
-   * jobs compile the gpu.modules: the host has nothing to do with it. */
-  MlirOperation next;
-  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module)); !mlirOperationIsNull(op);
-       op = next) {
-    next = mlirOperationGetNextInBlock(op);
-    if (ir_op_is(op, "spirv.module"))
-      mlirOperationDestroy(op);
-  }
   return 0;
 }
 

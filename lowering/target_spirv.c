@@ -62,9 +62,11 @@ static unsigned subgroup_width(const struct target *t) {
   return 1;
 }
 
+/* The program's own SPIR-V where it has some, else gpucc's kernels. */
 static int prepare_module(MlirOperation gpu_module, const struct target *t) {
   (void)t;
-  return spirv_adapt_kernels(gpu_module);
+  int carried = spirv_take_carried_module(gpu_module);
+  return carried != 0 ? (carried < 0 ? -1 : 0) : spirv_adapt_kernels(gpu_module);
 }
 
 /* What SPIR-V for Vulkan, as gpucc lowers it, cannot express. */
@@ -117,6 +119,7 @@ static const struct target_lowering lowering = {
     .lowered = (const char *const[]){"spirv.", NULL},
     .subgroup_width = subgroup_width,
     .prepare_module = prepare_module,
+    .takes_carried_code = 1,
     .write_objects = spirv_write_objects,
 };
 

@@ -1,27 +1,100 @@
 #!/bin/sh
-# A program that carries its own top-level spirv.module beside its
-# gpu.module (as some MLIR compilers emit): every target but spirv ignores
-# it, and spirv compiles the gpu.module (gpucc's ABI; the program's module
-# speaks upstream's descriptor ABI, which gpucc's runtime does not):
+# A program that carries its own SPIR-V (the spirv.module MLIR's
+# convert-gpu-to-spirv makes of its gpu.module, beside it): the spirv
+# target uses it, given gpucc's kernel ABI; every other target ignores it.
 #   own_module.sh GPUCC TESTS_DIR
+# own_module.mlir's SPIR-V adds 1 where its gpu.func does not, so the
+# output says whose code ran. Also: the cache key covers the program's
+# SPIR-V; SPIR-V for OpenCL is set aside with a warning; a spirv.module of
+# no gpu.module is dropped with a warning; what cannot be matched is a
+# located error. The Vulkan runs skip where no Vulkan device answers.
 set -eu
 gpucc=$1 tests=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 export GPUCC_CACHE_DIR="$work/cache"
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
 . "$tests/lib/check.sh"
+src="$tests/spirv/own_module.mlir"
+gpus='^\[10,  13,  16,  19,  22,  25,  18,  21\]$'  # the gpu.module's kernels
+own='^\[11,  14,  17,  20,  23,  26,  19,  22\]$'   # the program's SPIR-V
 
-"$gpucc" --offload-arch=host "$tests/spirv/own_module.mlir" -o app 2>err && rc=0 || rc=$?
-check host_builds sh -c "test $rc -eq 0 && ! test -s err"
+# vulkan_runs NAME APP PATTERN: the app's output on Vulkan matches, unless
+# no Vulkan device answers here.
+vulkan_runs() {
+  GPUCC_BACKEND=vulkan "./$2" >"$1.out" 2>&1 && rc=0 || rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "is not a backend\|no GPU found\|libvulkan" "$1.out"; then
+    echo "skip $1: $(head -1 "$1.out")"
+    return
+  fi
+  check "$1" sh -c "test $rc -eq 0 && grep -q '$3' $1.out"
+  grep -q "$3" "$1.out" || cat "$1.out" >&2
+}
+
+"$gpucc" --offload-arch=spirv,host "$src" -o app 2>err && rc=0 || rc=$?
+check builds sh -c "test $rc -eq 0 && ! test -s err"
 [ "$rc" -eq 0 ] || cat err >&2
-GPUCC_BACKEND=host ./app >out 2>&1 || true
-check host_runs grep -q '^\[2.5,  2.5,  2.5,  2.5,  2.5,  2.5,  2.5,  2.5\]$' out
-"$gpucc" --emit=spirv --offload-arch=spirv "$tests/spirv/own_module.mlir" 2>err && rc=0 || rc=$?
-check spirv_builds sh -c "test $rc -eq 0 && test -f own_module-kernels-spirv.spirv"
+GPUCC_BACKEND=host ./app >host.out 2>&1 || true
+check host_runs_gpu_module grep -q "$gpus" host.out
+vulkan_runs vulkan_runs_own_spirv app "$own"
+
+"$gpucc" --emit=spirv --offload-arch=spirv "$src" 2>err && rc=0 || rc=$?
+check emits_spirv sh -c "test $rc -eq 0 && test -f own_module-kernels-spirv.spirv"
 if command -v spirv-dis >/dev/null 2>&1; then
+  spirv-val --target-env vulkan1.2 own_module-kernels-spirv.spirv
+  check spirv_valid spirv-val --target-env vulkan1.2 own_module-kernels-spirv.spirv
   spirv-dis own_module-kernels-spirv.spirv >dis
-  # gpucc's kernel (a push-constant block), not the program's (no store).
-  check spirv_is_gpuccs grep -q 'OpVariable %[A-Za-z0-9_]* PushConstant' dis
+  # The program's workgroup size, and gpucc's parameters (push constants,
+  # buffer device addresses) in place of its descriptors.
+  check own_local_size grep -q 'OpExecutionMode %scale LocalSize 8 1 1' dis
+  check push_constants grep -q 'OpVariable %[A-Za-z0-9_]* PushConstant' dis
+  check no_descriptors sh -c "! grep -q 'DescriptorSet\|Pointer StorageBuffer ' dis"
 fi
+
+# The other kinds ignore it (the NVIDIA one as far as PTX, without ptxas).
+"$gpucc" --emit=ptx --offload-arch=sm_90 "$src" 2>err && rc=0 || rc=$?
+check nvidia_ignores sh -c "test $rc -eq 0 && grep -q '.entry scale' own_module-kernels-sm_90.ptx && ! test -s err"
+
+# A change to the program's SPIR-V alone is a new build, not a cache hit.
+sed 's/spirv.Constant 1.0 : f32/spirv.Constant 5.0 : f32/' "$src" >changed.mlir
+"$gpucc" --offload-arch=spirv,host changed.mlir -o changed 2>err && rc=0 || rc=$?
+check changed_builds test "$rc" -eq 0
+vulkan_runs cache_sees_spirv_change changed '^\[15,  18,  21,  24,  27,  30,  23,  26\]$'
+"$gpucc" --emit=spirv --offload-arch=spirv changed.mlir 2>err
+check changed_module_differs sh -c "! cmp -s changed-kernels-spirv.spirv own_module-kernels-spirv.spirv"
+
+# SPIR-V for OpenCL is no use to Vulkan: gpucc lowers the gpu.module.
+sed 's/spirv.module @__spv__kernels Logical GLSL450 {/spirv.module @__spv__kernels Physical64 OpenCL requires #spirv.vce<v1.0, [Kernel, Addresses], []> {/' \
+  "$src" >opencl.mlir
+"$gpucc" --offload-arch=spirv,host opencl.mlir -o opencl 2>err && rc=0 || rc=$?
+check opencl_warns sh -c "test $rc -eq 0 && grep -q 'opencl.mlir:8:3: warning: .*SPIR-V for OpenCL.*lowers gpu.module .@kernels. itself' err"
+vulkan_runs opencl_runs_gpu_module opencl "$gpus"
+
+# A spirv.module that lowers no gpu.module: dropped, with a warning.
+sed 's/@__spv__kernels/@__spv__elsewhere/' "$src" >stray.mlir
+"$gpucc" --offload-arch=host stray.mlir -o stray 2>err && rc=0 || rc=$?
+check stray_warns sh -c "test $rc -eq 0 && grep -q \"stray.mlir:8:3: warning: spirv.module '@__spv__elsewhere' lowers no gpu.module\" err"
+"$gpucc" -Werror --offload-arch=host stray.mlir -o stray2 2>err && rc=0 || rc=$?
+check stray_werror sh -c "test $rc -eq 1 && ! test -e stray2"
+
+# refused NAME FILE PATTERN: the spirv target fails with PATTERN, writing
+# nothing; the host target still builds the program.
+refused() {
+  "$gpucc" --emit=spirv --offload-arch=spirv "$2" 2>"$1.err" && rc=0 || rc=$?
+  check "$1" sh -c "test $rc -eq 1 && grep -q \"$3\" $1.err && ! ls $(basename "$2" .mlir)-*.spirv >/dev/null 2>&1"
+  grep -q "$3" "$1.err" || cat "$1.err" >&2
+}
+sed 's/spirv.func @shift(/spirv.func @shift_renamed(/' "$src" >noentry.mlir
+refused no_entry noentry.mlir "noentry.mlir:[0-9]*:5: error: kernel 'shift' has no entry point in the program's spirv.module '@__spv__kernels'"
+# The SPIR-V reads the argument the gpu.func never reads (no launch passes it).
+sed 's/%11 = spirv.ConvertSToF %arg3 : i32 to f32/%11 = spirv.FMul %arg2, %arg2 : f32/' "$src" >unread.mlir
+refused reads_unpassed unread.mlir "unread.mlir:[0-9]*:5: error: the program's SPIR-V kernel 'shift' reads argument 2, which its gpu.func never reads"
+# A scalar where the gpu.func has a memref.
+sed 's/gpu.func @scale(%in: memref<8xf32>, %out: memref<8xf32>, %f: f32)/gpu.func @scale(%in: memref<8xf32>, %out: memref<8xf32>, %f: memref<1xf32>)/; s/%y = arith.mulf %x, %f : f32/%fv = memref.load %f[%t] : memref<1xf32>\n      %y = arith.mulf %x, %fv : f32/' \
+  "$src" | sed '/launch_func @kernels::@scale/d; /launch_func @kernels::@shift/d' >mismatch.mlir
+refused kind_mismatch mismatch.mlir "error: argument 2 of the program's SPIR-V kernel 'scale' is not a buffer, but the gpu.func's is a memref"
+# Already through spirv-lower-abi-attrs: the descriptors are all that is left.
+sed 's/^    spirv.func @scale(/    spirv.EntryPoint "GLCompute" @scale\n    spirv.func @scale(/' "$src" >lowered.mlir
+refused already_lowered lowered.mlir "lowered.mlir:8:3: error: spirv.module '@__spv__kernels' has been through spirv-lower-abi-attrs"
 checks_done
