@@ -13,6 +13,7 @@
 #include "xstr.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,33 @@ void host_unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef kern
     args[i] = LLVMBuildLoad2(b, types[i], p, "");
   }
   free(types);
+}
+
+LLVMValueRef host_move_with_ctx(struct rewriter *rw, LLVMValueRef f, const char *name) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(f);
+  unsigned n = LLVMCountParamTypes(fty);
+  LLVMTypeRef *params = calloc(n + 1, sizeof *params);
+  if (!params)
+    BUG("out of memory");
+  LLVMGetParamTypes(fty, params + 1);
+  params[0] = rw->ptr;
+  LLVMValueRef nf = LLVMAddFunction(
+      rw->mod, name, LLVMFunctionType(LLVMGetReturnType(fty), params, n + 1, LLVMIsFunctionVarArg(fty)));
+  free(params);
+  /* Its signature is gpucc's own: nothing outside the module could call
+   * it, and internal lets the inliner drop it once inlined. */
+  LLVMSetLinkage(nf, LLVMInternalLinkage);
+  LLVMSetSubprogram(nf, LLVMGetSubprogram(f));
+  /* Block by block (unlink, then append: this keeps each block's parent
+   * pointer right), then the parameters. */
+  LLVMBasicBlockRef bb;
+  while ((bb = LLVMGetFirstBasicBlock(f))) {
+    LLVMRemoveBasicBlockFromParent(bb);
+    LLVMAppendExistingBasicBlock(nf, bb);
+  }
+  for (unsigned i = 0; i < n; i++)
+    LLVMReplaceAllUsesWith(LLVMGetParam(f, i), LLVMGetParam(nf, i + 1));
+  return nf;
 }
 
 LLVMValueRef host_new_entry(struct rewriter *rw, const char *kname, const char *suffix) {

@@ -55,6 +55,11 @@ LLVMValueRef host_declare(struct rewriter *rw, const char *name, LLVMTypeRef ret
  * args[1..], for kernel(ctx, args...). */
 void host_unpack_params(struct rewriter *rw, LLVMBuilderRef b, LLVMValueRef kernel,
                         LLVMValueRef params, LLVMValueRef *args);
+/* A new internal function `name` ("" for none) that takes ctx, then f's
+ * parameters, with f's body and debug info; f is left empty. Attributes
+ * are not copied: both sides of every call change together, and one such
+ * as memory(none) would now be false. */
+LLVMValueRef host_move_with_ctx(struct rewriter *rw, LLVMValueRef f, const char *name);
 /* An exported entry point `<kname><suffix>(void **params, ctx *)`. */
 LLVMValueRef host_new_entry(struct rewriter *rw, const char *kname, const char *suffix);
 /* A loop over ctx->tid[dim] from 0: host_open_loop leaves the builder in the

@@ -180,35 +180,6 @@ static int find(struct rewriter *rw, struct fnset *s) {
   return 0;
 }
 
-/* A copy of f with ctx as a new parameter 0, f's body, debug info and name;
- * f is left empty. Attributes are not copied (neither are the calls'):
- * both sides of every call change together, so none of them is needed for
- * the ABI, and one such as memory(none) would now be false. */
-static LLVMValueRef with_ctx(struct rewriter *rw, LLVMValueRef f) {
-  LLVMTypeRef fty = LLVMGlobalGetValueType(f);
-  unsigned n = LLVMCountParamTypes(fty);
-  LLVMTypeRef *params = calloc(n + 1, sizeof *params);
-  if (!params)
-    BUG("out of memory");
-  LLVMGetParamTypes(fty, params + 1);
-  params[0] = rw->ptr;
-  LLVMValueRef nf = LLVMAddFunction(
-      rw->mod, "", LLVMFunctionType(LLVMGetReturnType(fty), params, n + 1, LLVMIsFunctionVarArg(fty)));
-  free(params);
-  /* Its signature is gpucc's own now: nothing outside the module could
-   * call it, and internal lets the inliner drop it once inlined. */
-  LLVMSetLinkage(nf, LLVMInternalLinkage);
-  LLVMSetSubprogram(nf, LLVMGetSubprogram(f));
-  LLVMBasicBlockRef bb;
-  while ((bb = LLVMGetFirstBasicBlock(f))) {
-    LLVMRemoveBasicBlockFromParent(bb);
-    LLVMAppendExistingBasicBlock(nf, bb);
-  }
-  for (unsigned i = 0; i < n; i++)
-    LLVMReplaceAllUsesWith(LLVMGetParam(f, i), LLVMGetParam(nf, i + 1));
-  return nf;
-}
-
 /* Replaces each call to f by one to nf that passes the caller's ctx. */
 static void retarget_calls(struct rewriter *rw, LLVMValueRef f, LLVMValueRef nf) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(rw->c);
@@ -247,7 +218,7 @@ int host_calls_pass_ctx(struct rewriter *rw, LLVMValueRef *impls, size_t nk) {
   /* Every body first, then the calls: a call's caller must have its ctx
    * parameter when the call is rebuilt. */
   for (size_t i = 0; i < s.n && rc == 0; i++) {
-    nfs[i] = with_ctx(rw, s.fns[i]);
+    nfs[i] = host_move_with_ctx(rw, s.fns[i], "");
     add_attr(rw->c, nfs[i], ATTR_CTX);
     if (s.sync[i]) {
       add_attr(rw->c, nfs[i], ATTR_SYNC);

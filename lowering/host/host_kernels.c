@@ -370,29 +370,11 @@ static int rewrite_intrinsics(struct rewriter *rw, LLVMValueRef f, int kernel, i
 
 /* Returns a copy of kernel k with a leading ctx parameter; k is deleted. */
 static LLVMValueRef add_ctx_param(struct rewriter *rw, LLVMValueRef k, const char *kname) {
-  LLVMTypeRef fty = LLVMGlobalGetValueType(k);
-  unsigned n = LLVMCountParamTypes(fty);
-  LLVMTypeRef *params = calloc(n + 1, sizeof *params);
-  if (!params)
-    BUG("out of memory");
-  LLVMGetParamTypes(fty, params + 1);
-  params[0] = rw->ptr;
   /* Names are built at their full length: a truncated one would be a
    * symbol the runtime never finds. */
   char *name = xasprintf("__gpucc_kernel.%s", kname);
-  LLVMValueRef nk = LLVMAddFunction(rw->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(rw->c), params, n + 1, 0));
+  LLVMValueRef nk = host_move_with_ctx(rw, k, name);
   free(name);
-  free(params);
-  LLVMSetLinkage(nk, LLVMInternalLinkage);
-  /* Move the body over, block by block (unlink, then append: this keeps
-   * each block's parent pointer right), then retarget the parameters. */
-  LLVMBasicBlockRef bb;
-  while ((bb = LLVMGetFirstBasicBlock(k))) {
-    LLVMRemoveBasicBlockFromParent(bb);
-    LLVMAppendExistingBasicBlock(nk, bb);
-  }
-  for (unsigned i = 0; i < n; i++)
-    LLVMReplaceAllUsesWith(LLVMGetParam(k, i), LLVMGetParam(nk, i + 1));
   LLVMDeleteFunction(k);
   return nk;
 }
