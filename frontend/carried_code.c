@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,11 +74,13 @@ void frontend_find_carried_code(MlirModule module, struct carried_code *c) {
       continue;
     MlirOperation gm = lowered_module(op, mods, nmods);
     if (mlirOperationIsNull(gm)) {
-      char *name = ir_symbol_name(op);
-      ir_warning_at(op, "spirv.module '@%s' lowers no gpu.module of this program (MLIR names the "
+      char *name = ir_symbol_name(op), quoted[300] = "";
+      if (name && *name)
+        snprintf(quoted, sizeof quoted, " '@%s'", name);
+      ir_warning_at(op, "spirv.module%s lowers no gpu.module of this program (MLIR names the "
                         "SPIR-V of gpu.module @m '@" CARRIED_PREFIX "m'); nothing can launch it, "
                         "so it is left out",
-                    name ? name : "");
+                    quoted);
       free(name);
       mlirOperationDestroy(op);
       continue;

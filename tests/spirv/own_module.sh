@@ -77,6 +77,9 @@ sed 's/@__spv__kernels/@__spv__elsewhere/' "$src" >stray.mlir
 check stray_warns sh -c "test $rc -eq 0 && grep -q \"stray.mlir:8:3: warning: spirv.module '@__spv__elsewhere' lowers no gpu.module\" err"
 "$gpucc" -Werror --offload-arch=host stray.mlir -o stray2 2>err && rc=0 || rc=$?
 check stray_werror sh -c "test $rc -eq 1 && ! test -e stray2"
+sed 's/spirv.module @__spv__kernels /spirv.module /' "$src" >anonymous.mlir
+"$gpucc" --offload-arch=host anonymous.mlir -o anonymous 2>err && rc=0 || rc=$?
+check anonymous_warns sh -c "test $rc -eq 0 && grep -q 'anonymous.mlir:8:3: warning: spirv.module lowers no gpu.module' err"
 
 # refused NAME FILE PATTERN: the spirv target fails with PATTERN, writing
 # nothing; the host target still builds the program.
