@@ -464,6 +464,7 @@ static MlirAttribute with_noalias(MlirAttribute dict) {
 struct site {
   MlirOperation launch;
   MlirValue *old; /* its kernel operands, in the original signature */
+  intptr_t count; /* how many */
 };
 
 static void set_kernel_operands(MlirOperation launch, intptr_t count, const MlirValue *kernel_ops) {
@@ -700,7 +701,8 @@ static size_t sites_of(MlirOperation mod, MlirOperation fn, const struct ir_laun
     intptr_t start, count;
     ir_launch_operands(launches[i], &start, &count);
     sites[n].launch = launches[i];
-    sites[n].old = xcalloc((size_t)count, sizeof *sites[n].old);
+    sites[n].count = count;
+    sites[n].old = xcalloc((size_t)count + 1, sizeof *sites[n].old);
     for (intptr_t k = 0; k < count; k++)
       sites[n].old[k] = mlirOperationGetOperand(launches[i], start + k);
     n++;
@@ -709,12 +711,45 @@ static size_t sites_of(MlirOperation mod, MlirOperation fn, const struct ir_laun
   return n;
 }
 
+/* MLIR 22's verifier checks a launch's operands against its kernel's
+ * parameters only for launches outside loops and other regions: here
+ * every launch is, at the launch. Returns 0 or -1 (reported). */
+static int check_operands(MlirOperation fn, const struct site *sites, size_t nsites) {
+  MlirType ft = mlirTypeAttrGetValue(mlirOperationGetInherentAttributeByName(fn, ref("function_type")));
+  intptr_t nparams = mlirFunctionTypeGetNumInputs(ft);
+  char *name = ir_symbol_name(fn);
+  int rc = 0;
+  for (size_t s = 0; s < nsites; s++) {
+    const struct site *site = &sites[s];
+    if (site->count != nparams) {
+      rc = ir_error_at(site->launch, "'gpu.launch_func' passes %ld argument%s, but kernel '%s' takes %ld",
+                       (long)site->count, site->count == 1 ? "" : "s", name ? name : "", (long)nparams);
+      continue;
+    }
+    for (intptr_t a = 0; a < nparams; a++) {
+      MlirType want = mlirFunctionTypeGetInput(ft, a), got = mlirValueGetType(site->old[a]);
+      if (mlirTypeEqual(want, got))
+        continue;
+      char wt[256], gt[256];
+      ir_type_text(want, wt, sizeof wt);
+      ir_type_text(got, gt, sizeof gt);
+      rc = ir_error_at(site->launch, "'gpu.launch_func' passes '%s' as argument %ld of kernel '%s', "
+                                     "which takes '%s'",
+                       gt, (long)a, name ? name : "", wt);
+      break;
+    }
+  }
+  free(name);
+  return rc;
+}
+
 int frontend_kernel_abi(MlirModule module) {
   static const char *const launch_names[] = {"gpu.launch_func", NULL};
   MlirOperation *launches, *mods;
   size_t nlaunches = ir_find_ops(mlirModuleGetOperation(module), launch_names, NULL, &launches);
   size_t nmods = ir_gpu_modules(module, &mods);
   struct ir_launch_index *ix = ir_launch_index_new(launches, nlaunches);
+  int rc = 0;
   for (size_t m = 0; m < nmods; m++) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(mods[m], 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -723,7 +758,10 @@ int frontend_kernel_abi(MlirModule module) {
         continue;
       struct site *sites;
       size_t nsites = sites_of(mods[m], op, ix, &sites);
-      rewrite_kernel(op, sites, nsites);
+      if (check_operands(op, sites, nsites) != 0)
+        rc = -1;
+      else
+        rewrite_kernel(op, sites, nsites);
       for (size_t s = 0; s < nsites; s++)
         free(sites[s].old);
       free(sites);
@@ -732,6 +770,8 @@ int frontend_kernel_abi(MlirModule module) {
   ir_launch_index_free(ix);
   free(mods);
   free(launches);
+  if (rc != 0)
+    return rc;
   if (!mlirOperationVerify(mlirModuleGetOperation(module)))
     return diag_error("internal: the kernels' new parameters do not verify");
   return 0;

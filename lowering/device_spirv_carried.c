@@ -203,6 +203,8 @@ int spirv_take_carried_module(MlirOperation gm) {
       rc = ir_error_at(k, "kernel '%s' has no entry point in the program's spirv.module '@%s' (a "
                           "spirv.func of that name with spirv.entry_point_abi)",
                        name, sname ? sname : "");
+    else if (mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
+      rc = ir_error_at(fn, "entry point '%s' of the program's SPIR-V has no body", name);
     else
       rc = take_parameters(fn, k, name);
     free(name);

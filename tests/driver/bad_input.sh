@@ -70,6 +70,10 @@ expect unlowerable_host 1 "unlowerable_host\.mlir:3:8: error: cannot lower 'gpu\
 expect unlowerable_type 1 "unlowerable_type\.mlir:2:1: error: cannot lower 'func\.func' for the host: its signature holds a type" \
   -- --offload-arch=host "$bad/unlowerable_type.mlir"
 printf 'module attributes {gpu.container_module} {\n  gpu.module @k {\n  }\n}\n' >"$work/no_main.mlir"
+expect launch_arity 1 "launch_arity\.mlir:14:7: error: 'gpu\.launch_func' passes 0 arguments, but kernel 'add_one' takes 2" \
+  -- --offload-arch=host "$bad/launch_arity.mlir"
+expect launch_types 1 "launch_types\.mlir:13:7: error: 'gpu\.launch_func' passes 'index' as argument 0 of kernel 'add_one', which takes 'memref<\?xf32>'" \
+  -- --offload-arch=host "$bad/launch_types.mlir"
 expect no_main 1 "^gpucc: error: no input defines 'main'.*use -c" -- --offload-arch=host "$work/no_main.mlir"
 printf 'int helper(void) { return 1; }\n' >"$work/helper.c"
 expect unlowerable_no_link 1 "unlowerable_host\.mlir:3:8: error: cannot lower 'gpu\.thread_id'" \

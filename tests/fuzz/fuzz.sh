@@ -9,7 +9,8 @@
 #   GPUCC_FUZZ_SEED   seed (default 1)
 #   GPUCC_FUZZ_TIMEOUT seconds per gpucc run before it counts as a hang (30)
 #   GPUCC_FUZZ_KEEP   a directory: failing mutants are copied there
-# Each gpucc runs with --offload-arch=host, a private TMPDIR and
+#   GPUCC_FUZZ_ARCH   the targets (default host)
+# Each gpucc runs with --offload-arch=$GPUCC_FUZZ_ARCH, a private TMPDIR and
 # GPUCC_CACHE_DIR, and fails the run on: exit status >= 128 other than 130
 # (a signal), a timeout (hang), anything left in its TMPDIR, a process still
 # alive afterwards that carries the run's marker in its environment, or an
@@ -20,6 +21,7 @@ count=${GPUCC_FUZZ_COUNT:-120}
 seed=${GPUCC_FUZZ_SEED:-1}
 limit=${GPUCC_FUZZ_TIMEOUT:-30}
 keep=${GPUCC_FUZZ_KEEP:-}
+arch=${GPUCC_FUZZ_ARCH:-host}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -43,7 +45,7 @@ while [ "$i" -lt "$count" ]; do
   # The marker lets us find whatever this run started, wherever it went.
   marker="gpucc-fuzz-$$-$i"
   GPUCC_FUZZ_MARKER=$marker TMPDIR="$run/tmp" timeout -k 5 "$limit" \
-    "$gpucc" --offload-arch=host "$run/m.mlir" -o "$run/out/app" >"$run/stdout" 2>"$run/stderr"
+    "$gpucc" --offload-arch="$arch" "$run/m.mlir" -o "$run/out/app" >"$run/stdout" 2>"$run/stderr"
   rc=$?
   why=
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then

@@ -90,6 +90,9 @@ refused() {
 }
 sed 's/spirv.func @shift(/spirv.func @shift_renamed(/' "$src" >noentry.mlir
 refused no_entry noentry.mlir "noentry.mlir:[0-9]*:5: error: kernel 'shift' has no entry point in the program's spirv.module '@__spv__kernels'"
+# An entry point declared, not defined.
+sed 's/^    spirv.func @scale(.*/    spirv.func @scale(%arg0: f32) "None" attributes {spirv.entry_point_abi = #spirv.entry_point_abi<>, linkage_attributes=#spirv.linkage_attributes<linkage_name="scale", linkage_type=<Import>>}\n    spirv.func @scale_body(%arg0: !spirv.ptr<!spirv.struct<(!spirv.array<8 x f32, stride=4> [0])>, StorageBuffer>, %arg1: !spirv.ptr<!spirv.struct<(!spirv.array<8 x f32, stride=4> [0])>, StorageBuffer>, %arg2: f32) "None" {/' "$src" >declared.mlir
+refused declared_only declared.mlir "declared.mlir:[0-9]*:5: error: entry point 'scale' of the program's SPIR-V has no body"
 # The SPIR-V reads the argument the gpu.func never reads (no launch passes it).
 sed 's/%11 = spirv.ConvertSToF %arg3 : i32 to f32/%11 = spirv.FMul %arg2, %arg2 : f32/' "$src" >unread.mlir
 refused reads_unpassed unread.mlir "unread.mlir:[0-9]*:5: error: the program's SPIR-V kernel 'shift' reads argument 2, which its gpu.func never reads"
