@@ -91,11 +91,12 @@ void fatbin_object_notes(const struct fatbin *fb, size_t i, char *buf, size_t le
 /* a SPIR-V module's OpCapability list (fatbin_vulkan.c). */
 void fatbin_spirv_notes(const unsigned char *d, size_t size, char *buf, size_t len);
 
-/* Formats a message into err (when err and errlen allow) and returns -1. */
 /* Checks that an ELF file's headers, segments and sections lie within its
  * size bytes (fatbin_elf_layout.c); d holds at least an Elf64_Ehdr. */
 int fatbin_check_elf_layout(const struct fatbin_entry *e, const unsigned char *d, size_t size,
                             char *err, size_t errlen);
+/* Formats a message into err (when err and errlen allow) and returns -1
+ * (fatbin_common.c, with the header, name and buffer helpers below). */
 int fatbin_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -139,7 +140,9 @@ int fatbin_name_ok(const char *s);
 /* The tar member name of an object, malloc'ed (NULL when out of memory):
  * "<module>/<target>.<format>" when ustar can hold it, else
  * FATBIN_LONG_NAME_DIR "/<sha256 of that path>.<format>" (docs/fatbin.md,
- * section 2). */
+ * section 2). In fatbin_member_path.c, not with the helpers above in
+ * fatbin_common.c: it reads the vendor table (the format's name), which
+ * rows built on fatbin_common.c make up. */
 char *fatbin_member_path(const struct fatbin_entry *e);
 #define FATBIN_LONG_NAME_DIR "long"
 

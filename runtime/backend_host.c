@@ -28,6 +28,7 @@
 
 #include "host_exec.h"
 #include "host_stream.h"
+#include "registry.h"
 #include "rt.h"
 #include "select_host.h"
 
@@ -138,10 +139,11 @@ struct library_search {
   size_t size;
 };
 
-static int find_library(const void *image, size_t size, void *ud) {
+static int find_library(const struct rt_registered *r, void *ud) {
   struct library_search *s = ud;
   struct fatbin *fb;
-  if (size == 0 || !fatbin_is_blob(image, size) || fatbin_open(image, size, &fb, NULL, 0) != 0)
+  if (r->size == 0 || !fatbin_is_blob(r->image, r->size) ||
+      fatbin_open(r->image, r->size, &fb, NULL, 0) != 0)
     return 0;
   int found = 0;
   for (size_t i = 0; i < fatbin_count(fb) && !found; i++) {

@@ -16,23 +16,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "image.h"
+#include "registry.h"
 #include "select_vulkan.h"
 #include "vulkan_rt.h"
 
 static const char vk_name[] = "vulkan";
 
-/* rt_modules_each_image's callback: 1 when the image holds SPIR-V. */
-static int vk_image_has_spirv(const void *image, size_t size, void *ud) {
+/* rt_modules_each_image's callback: 1 when the image holds SPIR-V. What
+ * the image is comes from the registry (module.c classified it on load). */
+static int vk_image_has_spirv(const struct rt_registered *r, void *ud) {
   (void)ud;
-  if (size == 0)
+  if (r->size == 0)
     return 0; /* assembly text for a JIT */
-  struct rt_image im = rt_image_classify(image, size);
-  if (im.kind == RT_IMAGE_PLAIN)
-    return im.select == &rt_selection_vulkan;
+  if (r->im.kind == RT_IMAGE_PLAIN)
+    return r->im.select == &rt_selection_vulkan;
   struct fatbin *fb;
   char err[256];
-  if (im.kind != RT_IMAGE_GPUCC || fatbin_open(image, size, &fb, err, sizeof err) != 0)
+  if (r->im.kind != RT_IMAGE_GPUCC || fatbin_open(r->image, r->size, &fb, err, sizeof err) != 0)
     return 0;
   int found = 0;
   for (size_t i = 0; i < fatbin_count(fb) && !found; i++)

@@ -224,6 +224,9 @@ static void *rt_module_new(const void *image, size_t size, int jit, int opt_leve
   m->reg.image = image;
   m->reg.size = size;
   m->reg.jit = jit;
+  /* Classified here, once: the registry keeps it for the backends
+   * (registry.h says why they cannot ask image.c themselves). */
+  m->reg.im = rt_image_classify(image, size);
   m->opt_level = opt_level;
   pthread_mutex_init(&m->lock, NULL);
   rt_registry_add(&m->reg);
@@ -347,7 +350,7 @@ static int rt_load_fatbin(struct rt_module *m, const struct rt_backend *b,
 /* Loads a plain object (upstream mlir-translate output) as it is. */
 static int rt_load_plain(struct rt_module *m, const struct rt_backend *b,
                          const char *fn, char *msg, size_t len) {
-  struct rt_image im = rt_image_classify(m->reg.image, m->reg.size);
+  const struct rt_image im = m->reg.im;
   const struct rt_device *dev = rt_device();
   char kind_name[64];
   snprintf(kind_name, sizeof kind_name, "(%s)", rt_image_name(&im));
@@ -403,7 +406,7 @@ static int rt_load(struct rt_module *m, const struct rt_backend *b, const char *
     rt_log("module (assembly): JIT-compiled at -O%d", m->opt_level);
     return 0;
   }
-  if (rt_image_classify(m->reg.image, m->reg.size).kind == RT_IMAGE_GPUCC)
+  if (m->reg.im.kind == RT_IMAGE_GPUCC)
     return rt_load_fatbin(m, b, fn, msg, len);
   return rt_load_plain(m, b, fn, msg, len);
 }

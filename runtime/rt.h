@@ -84,15 +84,12 @@ struct rt_function {
                                 for messages */
 };
 
-/* Writes the distinct targets carried by every loaded module, for messages
- * ("sm_80 sm_90 gfx90a"); empty when there are none. */
-void rt_modules_describe_targets(char *buf, size_t len);
+/* ---- loaded_targets.c ---- */
 
-/* Calls fn(image, size, ud) for each loaded module's image (size 0: JIT
- * text), in load order, until fn returns non-zero, which is returned; 0
- * when none did. fn must not load or unload modules. For the host backend:
- * the module whose fat binary carries a shared library other modules name. */
-int rt_modules_each_image(int (*fn)(const void *image, size_t size, void *ud), void *ud);
+/* Writes the distinct targets carried by every loaded module, for messages
+ * ("sm_80 sm_90 gfx90a"); empty when there are none. (The walk over the
+ * loaded modules itself is registry.h's.) */
+void rt_modules_describe_targets(char *buf, size_t len);
 
 /* ---- dynlib.c: loading a driver library ---- */
 
