@@ -51,13 +51,17 @@ static int kind_compiles(const struct target_kind *k, const char *op) {
   return 0;
 }
 
-static int check_op(const char *op, const char *file, unsigned line, unsigned col, void *ud) {
+static int check_op(const char *op, const char *file, unsigned line, unsigned col,
+                    int carried_only, void *ud) {
   struct check *c = ud;
   const char *first = NULL, *best = NULL;
   char list[2048] = "";
   size_t len = 0;
   for (size_t i = 0; i < c->n; i++) {
     const struct target *t = &c->targets[i];
+    /* The kind compiles the program's own code of those modules instead. */
+    if (carried_only && t->info->kind->takes_carried_code)
+      continue;
     const char *needs = requirement(t, op);
     if (!needs)
       continue;

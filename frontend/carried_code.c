@@ -42,6 +42,22 @@ int frontend_carries_code(MlirOperation gpu_module) {
   return 0;
 }
 
+int frontend_has_carried_code(MlirModule module, MlirOperation gpu_module) {
+  if (frontend_carries_code(gpu_module))
+    return 1;
+  char *name = ir_symbol_name(gpu_module);
+  int found = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+       name && !found && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    char *s = ir_op_is(op, "spirv.module") ? ir_symbol_name(op) : NULL;
+    found = s && !strncmp(s, CARRIED_PREFIX, strlen(CARRIED_PREFIX)) &&
+            !strcmp(s + strlen(CARRIED_PREFIX), name);
+    free(s);
+  }
+  free(name);
+  return found;
+}
+
 /* The gpu.module of `mods` that top-level spirv.module sm lowers, by
  * MLIR's name for it; null if none. */
 static MlirOperation lowered_module(MlirOperation sm, MlirOperation *mods, size_t n) {

@@ -129,6 +129,9 @@ enum kernel_arg_part {
 int frontend_is_carried_code(MlirOperation op);
 /* Whether the gpu.module carries such code. */
 int frontend_carries_code(MlirOperation gpu_module);
+/* Whether it does or will: before normalization, whether the module has a
+ * top-level spirv.module for it. */
+int frontend_has_carried_code(MlirModule module, MlirOperation gpu_module);
 
 /* Each memref argument of a kernel travels as one pointer (with its
  * attributes, llvm.noalias included) and the parts of its layout the type

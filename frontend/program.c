@@ -19,6 +19,7 @@ struct device_op {
   char *text;
   char *file;          /* NULL: no location */
   unsigned line, col;
+  int carried_only;    /* only in gpu.modules that carry their own lowered code */
 };
 
 struct program {
@@ -32,7 +33,9 @@ struct program {
 };
 
 struct device_ops {
+  MlirModule module;
   MlirOperation root; /* the gpu.module or gpu.launch being walked */
+  int carrying;       /* root carries its own lowered code */
   struct device_op *ops;
   size_t len, cap;
 };
@@ -46,8 +49,10 @@ static MlirWalkResult add_device_op(MlirOperation op, void *arg) {
     return MlirWalkResultSkip;
   MlirIdentifier name = mlirOperationGetName(op);
   for (size_t i = 0; i < d->len; i++)
-    if (mlirIdentifierEqual(d->ops[i].name, name))
+    if (mlirIdentifierEqual(d->ops[i].name, name)) {
+      d->ops[i].carried_only &= d->carrying;
       return MlirWalkResultAdvance;
+    }
   if (d->len == d->cap) {
     d->cap = d->cap ? 2 * d->cap : 32;
     struct device_op *grown = realloc(d->ops, d->cap * sizeof *grown);
@@ -61,6 +66,7 @@ static MlirWalkResult add_device_op(MlirOperation op, void *arg) {
   o->name = name;
   o->text = strndup(s.data, s.length);
   o->line = o->col = 0;
+  o->carried_only = d->carrying;
   o->file = ir_location(mlirOperationGetLocation(op), file, sizeof file, &o->line, &o->col)
                 ? strdup(file)
                 : NULL;
@@ -76,6 +82,7 @@ static MlirWalkResult find_device_code(MlirOperation op, void *arg) {
   if (!ir_op_is(op, "gpu.module") && !ir_op_is(op, "gpu.launch"))
     return MlirWalkResultAdvance;
   d->root = op;
+  d->carrying = ir_op_is(op, "gpu.module") && frontend_has_carried_code(d->module, op);
   mlirOperationWalk(op, add_device_op, d, MlirWalkPreOrder);
   return MlirWalkResultSkip;
 }
@@ -83,7 +90,7 @@ static MlirWalkResult find_device_code(MlirOperation op, void *arg) {
 /* Before normalization, which rewrites (prepare.c lowers the nvgpu ops of
  * gpu.launch bodies to NVVM): the ops the user wrote, not gpucc's. */
 static void collect_device_ops(struct program *p) {
-  struct device_ops d = {{NULL}, NULL, 0, 0};
+  struct device_ops d = {p->module, {NULL}, 0, NULL, 0, 0};
   mlirOperationWalk(mlirModuleGetOperation(p->module), find_device_code, &d, MlirWalkPreOrder);
   p->ops = d.ops;
   p->nops = d.len;
@@ -177,11 +184,11 @@ int program_defines(const struct program *p, const char *name) {
 
 int program_each_device_op(const struct program *p,
                            int (*fn)(const char *op, const char *file, unsigned line, unsigned col,
-                                     void *ud),
+                                     int carried_only, void *ud),
                            void *ud) {
   for (size_t i = 0; i < p->nops; i++) {
     const struct device_op *o = &p->ops[i];
-    int rc = fn(o->text, o->file, o->line, o->col, ud);
+    int rc = fn(o->text, o->file, o->line, o->col, o->carried_only, ud);
     if (rc)
       return rc;
   }

@@ -75,11 +75,13 @@ int program_each_kernel(const struct program *p, size_t m,
  * bodies as written (collected when parsed: nothing that preparing,
  * normalizing or lowering adds), in order of first appearance, with that
  * op's location: the file as diagnostics show it, or NULL (line, col 0)
- * when it has none. Stops at fn's first nonzero return and returns it;
- * else 0. */
+ * when it has none; carried_only when every one is in a gpu.module that
+ * carries the program's own lowered code (frontend/carried_code.c), which
+ * the kind that takes such code uses instead. Stops at fn's first nonzero
+ * return and returns it; else 0. */
 int program_each_device_op(const struct program *p,
                            int (*fn)(const char *op, const char *file, unsigned line, unsigned col,
-                                     void *ud),
+                                     int carried_only, void *ud),
                            void *ud);
 
 /* Writes the normalized module as MLIR text (--emit=mlir-device). Returns

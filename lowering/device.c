@@ -53,8 +53,8 @@ static int targets_attr(MlirContext ctx, const struct target *t, int opt, MlirAt
 }
 
 /* The program's own lowered kernels that gpu.module gm carries are for
- * the kind that takes them (its row's takes_carried_code); the others
- * lower the gpu.module's kernels. */
+ * the kind that takes them (its row's takes_carried_code, targets.h); the
+ * others lower the gpu.module's kernels. */
 static void drop_carried_code(MlirOperation gm) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
   MlirOperation next;
@@ -94,7 +94,7 @@ static int clone_modules(MlirModule module, const struct target *t, int opt,
     MlirOperation clone = mlirOperationClone(mods[i]);
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
-    if (!l->takes_carried_code)
+    if (!t->info->kind->takes_carried_code)
       drop_carried_code(clone);
     if ((l->early_module && l->early_module(clone, t) != 0) || lowering_expand_ipowi(clone) != 0 ||
         lowering_expand_subgroup_ops(clone, t) != 0 ||

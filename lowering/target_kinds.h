@@ -71,11 +71,6 @@ struct target_lowering {
   /* Rewrites one gpu.module for target t before its pipeline runs.
    * NULL: none. Returns 0 or -1 (reported). */
   int (*prepare_module)(MlirOperation gpu_module, const struct target *t);
-  /* Whether the kind takes the program's own lowered kernels that a
-   * gpu.module carries (frontend/carried_code.c: a spirv.module), which
-   * its prepare_module then uses; every other kind's device job drops
-   * them. */
-  int takes_carried_code;
   /* Checks one serialized object. NULL: none. Returns 0 or -1 (reported). */
   int (*check_object)(const char *data, size_t size, const struct target *t,
                       const struct toolchain *tc);

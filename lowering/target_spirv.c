@@ -119,7 +119,6 @@ static const struct target_lowering lowering = {
     .lowered = (const char *const[]){"spirv.", NULL},
     .subgroup_width = subgroup_width,
     .prepare_module = prepare_module,
-    .takes_carried_code = 1,
     .write_objects = spirv_write_objects,
 };
 
@@ -136,6 +135,7 @@ const struct target_kind target_kind_spirv = {
     /* It refuses printf, atomics, subgroup and matrix ops (op_requirement):
      * "all" would refuse most programs that use them. Named, it is built. */
     .outside_all = 1,
+    .takes_carried_code = 1,
     .chips = chips,
     .nchips = 1,
     .lowering = &lowering,

@@ -132,6 +132,13 @@ struct target_kind {
   /* "all" leaves its chips out: they are built only when named (a kind
    * that refuses too many programs' ops for "all" to stay useful). */
   int outside_all;
+  /* Whether it takes the program's own lowered kernels that a gpu.module
+   * may carry (frontend/carried_code.c: a spirv.module for Vulkan): its
+   * prepare_module uses them, every other kind's device job drops them,
+   * and the target check leaves to it the ops of the gpu.modules that
+   * carry them (its device job says what it cannot lower, if it lowers
+   * them after all). */
+  int takes_carried_code;
   /* Its chips, in the order --help and "all" list them. */
   const struct target_info *chips;
   size_t nchips;

@@ -32,6 +32,13 @@ vulkan_runs() {
   grep -q "$3" "$1.out" || cat "$1.out" >&2
 }
 
+# refused NAME FILE PATTERN: the spirv target fails with PATTERN, writing
+# nothing; the host target still builds the program.
+refused() {
+  "$gpucc" --emit=spirv --offload-arch=spirv "$2" 2>"$1.err" && rc=0 || rc=$?
+  check "$1" sh -c "test $rc -eq 1 && grep -q \"$3\" $1.err && ! ls $(basename "$2" .mlir)-*.spirv >/dev/null 2>&1"
+  grep -q "$3" "$1.err" || cat "$1.err" >&2
+}
 "$gpucc" --offload-arch=spirv,host "$src" -o app 2>err && rc=0 || rc=$?
 check builds sh -c "test $rc -eq 0 && ! test -s err"
 [ "$rc" -eq 0 ] || cat err >&2
@@ -64,6 +71,16 @@ vulkan_runs cache_sees_spirv_change changed '^\[15,  18,  21,  24,  27,  30,  23
 "$gpucc" --emit=spirv --offload-arch=spirv changed.mlir 2>err
 check changed_module_differs sh -c "! cmp -s changed-kernels-spirv.spirv own_module-kernels-spirv.spirv"
 
+# What spirv refuses in a gpu.module (printf) is no matter where the
+# program brings its own SPIR-V for that module.
+sed 's/^      %y = arith.mulf %x, %f : f32$/&\n      gpu.printf "y %f\\n", %y : f32/' "$src" >printf.mlir
+"$gpucc" --offload-arch=spirv,host printf.mlir -o printf 2>err && rc=0 || rc=$?
+check printf_module_builds sh -c "test $rc -eq 0 && grep -q gpu.printf printf.mlir"
+[ "$rc" -eq 0 ] || cat err >&2
+vulkan_runs printf_module_runs_own_spirv printf "$own"
+sed 's/spirv.module @__spv__kernels /spirv.module @__spv__other /' printf.mlir >printf_alone.mlir
+refused printf_still_refused printf_alone.mlir "'gpu.printf' needs a target with device printf"
+
 # SPIR-V for OpenCL is no use to Vulkan: gpucc lowers the gpu.module.
 sed 's/spirv.module @__spv__kernels Logical GLSL450 {/spirv.module @__spv__kernels Physical64 OpenCL requires #spirv.vce<v1.0, [Kernel, Addresses], []> {/' \
   "$src" >opencl.mlir
@@ -81,13 +98,6 @@ sed 's/spirv.module @__spv__kernels /spirv.module /' "$src" >anonymous.mlir
 "$gpucc" --offload-arch=host anonymous.mlir -o anonymous 2>err && rc=0 || rc=$?
 check anonymous_warns sh -c "test $rc -eq 0 && grep -q 'anonymous.mlir:8:3: warning: spirv.module lowers no gpu.module' err"
 
-# refused NAME FILE PATTERN: the spirv target fails with PATTERN, writing
-# nothing; the host target still builds the program.
-refused() {
-  "$gpucc" --emit=spirv --offload-arch=spirv "$2" 2>"$1.err" && rc=0 || rc=$?
-  check "$1" sh -c "test $rc -eq 1 && grep -q \"$3\" $1.err && ! ls $(basename "$2" .mlir)-*.spirv >/dev/null 2>&1"
-  grep -q "$3" "$1.err" || cat "$1.err" >&2
-}
 sed 's/spirv.func @shift(/spirv.func @shift_renamed(/' "$src" >noentry.mlir
 refused no_entry noentry.mlir "noentry.mlir:[0-9]*:5: error: kernel 'shift' has no entry point in the program's spirv.module '@__spv__kernels'"
 # An entry point declared, not defined.
