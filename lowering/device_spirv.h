@@ -39,6 +39,13 @@ int spirv_adapt_kernels(MlirOperation gpu_module);
  * on an error (reported) (device_spirv_carried.c). */
 int spirv_take_carried_module(MlirOperation gm);
 
+/* Where the program's SPIR-V sm has been through spirv-lower-abi-attrs:
+ * the entry functions of gm's kernels get their arguments (descriptor
+ * bindings, wrapped scalars) and spirv.entry_point_abi back, as
+ * convert-gpu-to-spirv wrote them; bound variables left unused go.
+ * Returns 0 or -1 (reported) (device_spirv_unlower.c). */
+int spirv_unlower_entry_points(MlirOperation sm, MlirOperation gm);
+
 /* The module spirv_take_carried_module moved beside gm; null if none. */
 MlirOperation spirv_carried_module(MlirBlock dev_body, MlirOperation gm);
 

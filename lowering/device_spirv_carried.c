@@ -15,11 +15,10 @@
  * as gpucc's own module (device_spirv_push.c and after) give it the
  * push-constant block and buffer device addresses.
  *
- * What this does not take: a module for OpenCL (Kernel capability,
- * Physical addressing), which no Vulkan device runs (gpucc lowers the
- * gpu.module itself then, and says so), and a module already through
- * spirv-lower-abi-attrs (entry points without arguments), whose
- * descriptors gpucc cannot tell apart from the arguments. */
+ * A module already through spirv-lower-abi-attrs gets its arguments back
+ * first (device_spirv_unlower.c). What this does not take: a module for
+ * OpenCL (Kernel capability, Physical addressing), which no Vulkan device
+ * runs (gpucc lowers the gpu.module itself then, and says so). */
 #include "device_spirv.h"
 
 #include "diag.h"
@@ -79,15 +78,6 @@ static MlirOperation entry_named(MlirOperation sm, const char *name) {
   }
   MlirOperation none = {NULL};
   return none;
-}
-
-static int has_op(MlirOperation sm, const char *name) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(sm, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (ir_op_is(op, name))
-      return 1;
-  return 0;
 }
 
 /* Gives entry function fn the parameters of kernel k, which the record
@@ -179,16 +169,9 @@ int spirv_take_carried_module(MlirOperation gm) {
     mlirOperationDestroy(sm);
     return 0;
   }
+  if (spirv_unlower_entry_points(sm, gm) != 0)
+    return -1;
   char *sname = ir_symbol_name(sm);
-  if (has_op(sm, "spirv.EntryPoint")) {
-    int rc = ir_error_at(sm, "spirv.module '@%s' has been through spirv-lower-abi-attrs (it has "
-                             "spirv.EntryPoint ops): gpucc takes a program's SPIR-V as "
-                             "convert-gpu-to-spirv writes it, entry functions with "
-                             "spirv.entry_point_abi and their arguments",
-                         sname ? sname : "");
-    free(sname);
-    return rc;
-  }
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
   int rc = 0;
   for (MlirOperation k = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(k) && rc == 0;
