@@ -120,6 +120,9 @@ char *ir_string_literal(MlirStringRef s);
 /* The top-level func.func or llvm.func of module called name that has a
  * body (a definition, not a declaration); null when there is none. */
 MlirOperation ir_find_function(MlirModule module, const char *name);
+/* The op named op_name (spirv.func, spirv.GlobalVariable ...) with symbol
+ * `name` in the first block of parent's first region; null if none. */
+MlirOperation ir_find_child(MlirOperation parent, const char *op_name, const char *name);
 /* Bytes of one element of a memref in memory: integers and floats rounded
  * up to whole bytes (i1 takes one, as LLVM stores it), index 8, complex
  * numbers and statically shaped vectors their elements; 0 when not known

@@ -307,6 +307,19 @@ MlirOperation ir_find_function(MlirModule module, const char *name) {
   return (MlirOperation){NULL};
 }
 
+MlirOperation ir_find_child(MlirOperation parent, const char *op_name, const char *name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, 0));
+  for (MlirOperation op = mlirBlockIsNull(body) ? (MlirOperation){NULL} : mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!ir_op_is(op, op_name))
+      continue;
+    MlirAttribute sym = mlirOperationGetInherentAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) && ir_ref_is(mlirStringAttrGetValue(sym), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
 int64_t ir_element_bytes(MlirType t) {
   if (mlirTypeIsAIndex(t))
     return 8;

@@ -46,8 +46,9 @@ int spirv_take_carried_module(MlirOperation gm);
  * Returns 0 or -1 (reported) (device_spirv_unlower.c). */
 int spirv_unlower_entry_points(MlirOperation sm, MlirOperation gm);
 
-/* The module spirv_take_carried_module moved beside gm; null if none. */
-MlirOperation spirv_carried_module(MlirBlock dev_body, MlirOperation gm);
+/* The module spirv_take_carried_module moved beside gm into dev (the
+ * device job's builtin.module); null if none. */
+MlirOperation spirv_carried_module(MlirOperation dev, MlirOperation gm);
 
 /* What a module reads or writes of 8- and 16-bit values in buffers or
  * push constants: capabilities spirv-update-vce does not deduce. */

@@ -63,23 +63,6 @@ static MlirOperation carried_in(MlirOperation gm) {
   return none;
 }
 
-/* The spirv.func of sm named `name`. */
-static MlirOperation entry_named(MlirOperation sm, const char *name) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(sm, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!ir_op_is(op, "spirv.func"))
-      continue;
-    char *n = ir_symbol_name(op);
-    int same = n && !strcmp(n, name);
-    free(n);
-    if (same)
-      return op;
-  }
-  MlirOperation none = {NULL};
-  return none;
-}
-
 /* Gives entry function fn the parameters of kernel k, which the record
  * on k says how to make of fn's arguments. Returns 0 or -1 (reported). */
 static int take_parameters(MlirOperation fn, MlirOperation k, const char *name) {
@@ -180,7 +163,7 @@ int spirv_take_carried_module(MlirOperation gm) {
         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(k, str("gpu.kernel"))))
       continue;
     char *name = ir_symbol_name(k);
-    MlirOperation fn = entry_named(sm, name);
+    MlirOperation fn = ir_find_child(sm, "spirv.func", name);
     if (mlirOperationIsNull(fn) ||
         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fn, str("spirv.entry_point_abi"))))
       rc = ir_error_at(k, "kernel '%s' has no entry point in the program's spirv.module '@%s' (a "
@@ -222,18 +205,10 @@ int spirv_take_carried_module(MlirOperation gm) {
   return 1;
 }
 
-MlirOperation spirv_carried_module(MlirBlock dev_body, MlirOperation gm) {
+MlirOperation spirv_carried_module(MlirOperation dev, MlirOperation gm) {
   char *g = ir_symbol_name(gm);
   char name[512];
   snprintf(name, sizeof name, CARRIED_NAME "%s", g ? g : "");
   free(g);
-  MlirOperation found = {NULL};
-  for (MlirOperation op = mlirBlockGetFirstOperation(dev_body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    char *n = ir_op_is(op, "spirv.module") ? ir_symbol_name(op) : NULL;
-    if (n && !strcmp(n, name))
-      found = op;
-    free(n);
-  }
-  return found;
+  return ir_find_child(dev, "spirv.module", name);
 }

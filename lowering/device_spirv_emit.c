@@ -98,7 +98,7 @@ static int nest_and_adapt(MlirModule dev) {
        gm = mlirOperationGetNextInBlock(gm)) {
     if (!ir_op_is(gm, "gpu.module"))
       continue;
-    MlirOperation sm = converted(body, gm), own = spirv_carried_module(body, gm);
+    MlirOperation sm = converted(body, gm), own = spirv_carried_module(mlirModuleGetOperation(dev), gm);
     if (!mlirOperationIsNull(own)) { /* the program's, not the empty conversion */
       if (!mlirOperationIsNull(sm))
         mlirOperationDestroy(sm);

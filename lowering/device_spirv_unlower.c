@@ -44,21 +44,6 @@ static void symbol_of(MlirOperation op, const char *name, char *buf, size_t size
   }
 }
 
-static MlirOperation variable_named(MlirOperation sm, const char *name) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(module_body(sm)); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!ir_op_is(op, "spirv.GlobalVariable"))
-      continue;
-    char *n = ir_symbol_name(op);
-    int same = n && !strcmp(n, name);
-    free(n);
-    if (same)
-      return op;
-  }
-  MlirOperation none = {NULL};
-  return none;
-}
-
 static int64_t int_attr(MlirOperation op, const char *name) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, str(name));
   return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a) ? mlirIntegerAttrGetValueInt(a) : -1;
@@ -88,7 +73,7 @@ static MlirWalkResult find_bound(MlirOperation op, void *ud) {
     return MlirWalkResultAdvance;
   char name[512];
   symbol_of(op, "variable", name, sizeof name);
-  MlirOperation var = variable_named(w->sm, name);
+  MlirOperation var = ir_find_child(w->sm, "spirv.GlobalVariable", name);
   if (mlirOperationIsNull(var) || int_attr(var, "binding") < 0)
     return MlirWalkResultAdvance;
   int64_t set = int_attr(var, "descriptor_set"), b = int_attr(var, "binding");
