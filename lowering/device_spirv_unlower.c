@@ -326,16 +326,10 @@ int spirv_unlower_entry_points(MlirOperation sm, MlirOperation gm) {
         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(k, str("gpu.kernel"))))
       continue;
     char *name = ir_symbol_name(k);
-    for (MlirOperation fn = mlirBlockGetFirstOperation(module_body(sm)); name && !mlirOperationIsNull(fn);
-         fn = mlirOperationGetNextInBlock(fn)) {
-      char *n = ir_op_is(fn, "spirv.func") ? ir_symbol_name(fn) : NULL;
-      if (n && !strcmp(n, name) &&
-          mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fn, str("spirv.entry_point_abi"))))
-        rc = unlower_entry(sm, fn, k, name);
-      free(n);
-      if (rc)
-        break;
-    }
+    MlirOperation fn = name ? ir_find_child(sm, "spirv.func", name) : (MlirOperation){NULL};
+    if (!mlirOperationIsNull(fn) &&
+        mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fn, str("spirv.entry_point_abi"))))
+      rc = unlower_entry(sm, fn, k, name);
     free(name);
   }
   if (rc == 0)
