@@ -248,14 +248,19 @@ int lowering_device_family(const struct program *prog, const struct target *cons
     goto out;
   }
   /* The library code optimization links reads the chip: one lowering, but
-   * each chip's own optimization, on a copy targeted at it. */
+   * each chip's own optimization, on a copy targeted at it. The last chip
+   * takes the lowered module itself: nothing reads it afterwards, and a
+   * copy of a whole lowered module is not free. */
   rc = 0;
   for (size_t i = 0; i < nt && rc == 0; i++) {
-    MlirModule copy = mlirModuleFromOperation(mlirOperationClone(mlirModuleGetOperation(dev)));
+    int last = i + 1 == nt;
+    MlirModule copy =
+        last ? dev : mlirModuleFromOperation(mlirOperationClone(mlirModuleGetOperation(dev)));
     rc = retarget(copy, ts[i], cg->opt) != 0
              ? -1
              : serialize_and_write(copy, &ts[i], 1, tc, cg, r, out_paths + i * r->count);
-    mlirModuleDestroy(copy);
+    if (!last)
+      mlirModuleDestroy(copy);
   }
 out:
   mlirModuleDestroy(dev);
