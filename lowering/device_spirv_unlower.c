@@ -176,10 +176,11 @@ static MlirType placeholder(MlirContext ctx, MlirOperation k, int i) {
   return mlirIntegerTypeGet(ctx, 32);
 }
 
-/* The entry point's workgroup size, from its LocalSize mode, as
- * spirv.entry_point_abi; the EntryPoint and ExecutionMode ops go. */
-static void restore_entry_point(MlirOperation sm, MlirOperation fn, const char *name) {
-  char abi[160] = "#spirv.entry_point_abi<>";
+/* Removes the EntryPoint and ExecutionMode ops of function `name`; abi
+ * gets the spirv.entry_point_abi they amount to (the LocalSize mode's
+ * workgroup size). */
+static void take_entry_ops(MlirOperation sm, const char *name, char *abi, size_t size) {
+  snprintf(abi, size, "#spirv.entry_point_abi<>");
   MlirOperation next;
   for (MlirOperation op = mlirBlockGetFirstOperation(module_body(sm)); !mlirOperationIsNull(op); op = next) {
     next = mlirOperationGetNextInBlock(op);
@@ -195,12 +196,18 @@ static void restore_entry_point(MlirOperation sm, MlirOperation fn, const char *
     MlirAttribute values = mlirOperationGetAttributeByName(op, str("values"));
     if (mode && strstr(text, "LocalSize>") && !mlirAttributeIsNull(values) &&
         mlirArrayAttrGetNumElements(values) == 3)
-      snprintf(abi, sizeof abi, "#spirv.entry_point_abi<workgroup_size = [%lld, %lld, %lld]>",
+      snprintf(abi, size, "#spirv.entry_point_abi<workgroup_size = [%lld, %lld, %lld]>",
                (long long)mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(values, 0)),
                (long long)mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(values, 1)),
                (long long)mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(values, 2)));
     mlirOperationDestroy(op);
   }
+}
+
+/* The entry point of fn as spirv.entry_point_abi again. */
+static void restore_entry_point(MlirOperation sm, MlirOperation fn, const char *name) {
+  char abi[160];
+  take_entry_ops(sm, name, abi, sizeof abi);
   mlirOperationSetDiscardableAttributeByName(fn, str("spirv.entry_point_abi"),
                                              mlirAttributeParseGet(mlirOperationGetContext(fn), str(abi)));
 }
@@ -317,6 +324,30 @@ static void drop_unused_bindings(MlirOperation sm) {
   free(u.names);
 }
 
+/* An entry point of sm that is no kernel of gm: nothing can launch it,
+ * and its descriptors would keep the module from loading. Returns 1 when
+ * it found one (and removed it with its function and modes). */
+static int drop_stray_entry_point(MlirOperation sm, MlirOperation gm) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(module_body(sm)); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    char name[512];
+    if (!ir_op_is(op, "spirv.EntryPoint"))
+      continue;
+    symbol_of(op, "fn", name, sizeof name);
+    MlirOperation k = ir_find_child(gm, "gpu.func", name);
+    if (!mlirOperationIsNull(k) &&
+        !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(k, str("gpu.kernel"))))
+      continue;
+    char abi[160];
+    take_entry_ops(sm, name, abi, sizeof abi);
+    MlirOperation fn = ir_find_child(sm, "spirv.func", name);
+    if (!mlirOperationIsNull(fn))
+      mlirOperationDestroy(fn);
+    return 1;
+  }
+  return 0;
+}
+
 int spirv_unlower_entry_points(MlirOperation sm, MlirOperation gm) {
   int rc = 0;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
@@ -332,6 +363,8 @@ int spirv_unlower_entry_points(MlirOperation sm, MlirOperation gm) {
       rc = unlower_entry(sm, fn, k, name);
     free(name);
   }
+  while (rc == 0 && drop_stray_entry_point(sm, gm))
+    ;
   if (rc == 0)
     drop_unused_bindings(sm);
   return rc;

@@ -124,6 +124,20 @@ if command -v spirv-dis >/dev/null 2>&1; then
   check lowered_local_size grep -q 'OpExecutionMode %scale LocalSize 8 1 1' ldis
   check lowered_no_descriptors sh -c "! grep -q 'DescriptorSet\\|Pointer StorageBuffer ' ldis"
 fi
+# An entry point no kernel of the gpu.module is: nothing launches it, and
+# it goes with its descriptors (which would keep the module from loading).
+cat >extra.txt <<'END'
+    spirv.GlobalVariable @extra_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<8 x f32, stride=4> [0])>, StorageBuffer>
+    spirv.func @extra() "None" {
+      %a = spirv.mlir.addressof @extra_arg_0 : !spirv.ptr<!spirv.struct<(!spirv.array<8 x f32, stride=4> [0])>, StorageBuffer>
+      spirv.Return
+    }
+    spirv.EntryPoint "GLCompute" @extra
+END
+sed '/spirv.module @__spv__kernels Logical GLSL450 {/r extra.txt' "$lowered" >extra.mlir
+"$gpucc" --offload-arch=spirv,host extra.mlir -o extra 2>err && rc=0 || rc=$?
+check stray_entry_builds sh -c "test $rc -eq 0 && grep -q '@extra' extra.mlir"
+vulkan_runs stray_entry_runs extra "$own"
 # A descriptor set other than 0 is no argument of MLIR's conversion.
 sed 's/@shift_arg_1 bind(0, 1)/@shift_arg_1 bind(1, 1)/' "$lowered" >set1.mlir
 refused lowered_set1 set1.mlir "set1.mlir:[0-9]*:5: error: the program's SPIR-V kernel 'shift' reads a descriptor outside set 0"
