@@ -101,6 +101,8 @@ struct job_about {
   const char *row;       /* -ftime-report's stage ("device code"); NULL: none */
   char row_name[64];     /* where row points when it is made up (a tool's name) */
   const char *target;    /* its target, for that row and the status line; or NULL */
+  char target_name[128]; /* where target points when it is made up (a family's
+                            "gfx90a+gfx942") */
   const char *cache_use; /* -v: "miss", "hit (local)", "hit (remote)"; NULL: no cache */
   char label[512];       /* the status line: "sm_90 kernels" */
 };

@@ -64,7 +64,15 @@ static void describe_device(FILE *out, const struct plan *p, const struct job *j
 }
 
 static void about_device(const struct plan *p, const struct job *j, struct job_about *a) {
-  const char *target = p->opts->targets[j->target].id;
+  /* A family's job is all its chips' ("gfx90a+gfx942"), in its row too. */
+  size_t len = 0;
+  a->target_name[0] = '\0';
+  for (size_t k = 0; k < (j->nfamily ? j->nfamily : 1) && len < sizeof a->target_name; k++) {
+    int w = snprintf(a->target_name + len, sizeof a->target_name - len, "%s%s", k ? "+" : "",
+                     p->opts->targets[job_target(j, k)].id);
+    len += w > 0 ? (size_t)w : 0;
+  }
+  const char *target = a->target_name;
   a->doing = "lowering device code";
   snprintf(a->subject, sizeof a->subject, "%s of '%s'", target, j->unit->input);
   a->row = "device code";

@@ -63,6 +63,10 @@ check report_total grep -Eq '^  total \(elapsed; jobs overlap\) +[0-9.]+ +[0-9.]
 # CPU time is counted: device code for gfx90a takes some
 check report_cpu sh -c "awk '/device code gfx90a/ { exit !(\$5 > 0) }' err"
 check report_output test -x app5
+# A family's device job (one lowering, code per chip) is one row named
+# after all its chips.
+"$gpucc" -ftime-report --no-cache --offload-arch=gfx90a,gfx942 -c prog.mlir -o fam.o 2>err
+check report_family grep -Eq '^  device code gfx90a\+gfx942 +[0-9.]+ +[0-9.]+ +1$' err
 # -### runs nothing and reports nothing
 "$gpucc" -ftime-report -### $flags prog.mlir -o app6 >out 2>err
 check report_not_dry sh -c "! grep -q 'time report' err"
