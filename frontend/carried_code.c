@@ -7,14 +7,14 @@
  * expects it nested in @m. Normalization puts each such module there, in
  * its gpu.module, so that the module's text (the device cache's key) and
  * every device job see it with the kernels it lowers; the kind that takes
- * it uses it (its row's `carried`), every other kind drops it
+ * it uses it (its row's `takes_carried_code`), every other kind drops it
  * (lowering/device.c). A spirv.module that lowers no gpu.module of the
  * program is device code nothing launches: it goes, with a warning.
  *
  * The carried kernels take the arguments the gpu.func was written with,
  * and kernel_abi.c changes the gpu.func's: it records, on each kernel of
  * a module that carries code, which argument each new parameter is made
- * of (`gpucc.kernel_args`), for the kind to match them. */
+ * of (KERNEL_ARGS_ATTR), for the kind to match them. */
 #include "frontend.h"
 
 #include "diag.h"
@@ -33,53 +33,40 @@ int frontend_is_carried_code(MlirOperation op) {
   return !mlirOperationIsNull(parent) && ir_op_is(parent, "gpu.module");
 }
 
-int frontend_carries_code(MlirOperation gpu_module) {
+MlirOperation frontend_carried_code(MlirOperation gpu_module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (frontend_is_carried_code(op))
-      return 1;
-  return 0;
+      return op;
+  return (MlirOperation){NULL};
 }
 
-int frontend_has_carried_code(MlirModule module, MlirOperation gpu_module) {
-  if (frontend_carries_code(gpu_module))
-    return 1;
-  char *name = ir_symbol_name(gpu_module);
-  int found = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
-       name && !found && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    char *s = ir_op_is(op, "spirv.module") ? ir_symbol_name(op) : NULL;
-    found = s && !strncmp(s, CARRIED_PREFIX, strlen(CARRIED_PREFIX)) &&
-            !strcmp(s + strlen(CARRIED_PREFIX), name);
-    free(s);
-  }
-  free(name);
-  return found;
-}
-
-/* The gpu.module of `mods` that top-level spirv.module sm lowers, by
- * MLIR's name for it; null if none. */
-static MlirOperation lowered_module(MlirOperation sm, MlirOperation *mods, size_t n) {
-  MlirOperation none = {NULL};
+/* The gpu.module that top-level spirv.module sm lowers, by MLIR's name
+ * for it; null if none. */
+static MlirOperation lowered_module(MlirModule module, MlirOperation sm) {
   char *name = ir_symbol_name(sm);
-  if (!name)
-    return none;
-  MlirOperation found = none;
-  if (!strncmp(name, CARRIED_PREFIX, strlen(CARRIED_PREFIX)))
-    for (size_t i = 0; i < n && mlirOperationIsNull(found); i++) {
-      char *m = ir_symbol_name(mods[i]);
-      if (m && !strcmp(m, name + strlen(CARRIED_PREFIX)))
-        found = mods[i];
-      free(m);
-    }
+  MlirOperation gm = {NULL};
+  if (name && !strncmp(name, CARRIED_PREFIX, strlen(CARRIED_PREFIX)))
+    gm = ir_find_child(mlirModuleGetOperation(module), "gpu.module", name + strlen(CARRIED_PREFIX));
   free(name);
-  return found;
+  return gm;
 }
 
-void frontend_find_carried_code(MlirModule module, struct carried_code *c) {
-  MlirOperation *mods;
-  size_t nmods = ir_gpu_modules(module, &mods);
+/* A spirv.module that lowers no gpu.module goes, with a warning. */
+static void drop_stray(MlirOperation sm) {
+  char *name = ir_symbol_name(sm), quoted[300] = "";
+  if (name && *name)
+    snprintf(quoted, sizeof quoted, " '@%s'", name);
+  ir_warning_at(sm, "spirv.module%s lowers no gpu.module of this program (MLIR names the "
+                    "SPIR-V of gpu.module @m '@" CARRIED_PREFIX "m'); nothing can launch it, "
+                    "so it is left out",
+                quoted);
+  free(name);
+  mlirOperationDestroy(sm);
+}
+
+void frontend_find_carried_code(MlirModule module, struct carried_code *c, int drop_strays) {
   c->len = 0;
   c->pairs = NULL;
   MlirOperation next;
@@ -88,17 +75,10 @@ void frontend_find_carried_code(MlirModule module, struct carried_code *c) {
     next = mlirOperationGetNextInBlock(op);
     if (!ir_op_is(op, "spirv.module"))
       continue;
-    MlirOperation gm = lowered_module(op, mods, nmods);
+    MlirOperation gm = lowered_module(module, op);
     if (mlirOperationIsNull(gm)) {
-      char *name = ir_symbol_name(op), quoted[300] = "";
-      if (name && *name)
-        snprintf(quoted, sizeof quoted, " '@%s'", name);
-      ir_warning_at(op, "spirv.module%s lowers no gpu.module of this program (MLIR names the "
-                        "SPIR-V of gpu.module @m '@" CARRIED_PREFIX "m'); nothing can launch it, "
-                        "so it is left out",
-                    quoted);
-      free(name);
-      mlirOperationDestroy(op);
+      if (drop_strays)
+        drop_stray(op);
       continue;
     }
     c->pairs = realloc(c->pairs, (c->len + 1) * sizeof *c->pairs);
@@ -108,7 +88,6 @@ void frontend_find_carried_code(MlirModule module, struct carried_code *c) {
     c->pairs[c->len].gpu_module = gm;
     c->len++;
   }
-  free(mods);
 }
 
 void frontend_carry_code(struct carried_code *c) {

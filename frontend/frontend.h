@@ -106,18 +106,20 @@ void frontend_kernel_alignment(MlirModule module);
 /* A program's own lowered kernels (carried_code.c): a top-level
  * spirv.module named as MLIR names the SPIR-V of a gpu.module
  * (`@__spv__<name>`), found before normalization renames anything, and
- * moved into that gpu.module at its end; one that lowers no gpu.module is
- * dropped with a warning. */
+ * moved into that gpu.module at its end. Finding them drops one that
+ * lowers no gpu.module, with a warning, where drop_strays says so. */
 struct carried_code {
   struct {
     MlirOperation code, gpu_module;
   } *pairs;
   size_t len;
 };
-void frontend_find_carried_code(MlirModule module, struct carried_code *c);
+void frontend_find_carried_code(MlirModule module, struct carried_code *c, int drop_strays);
 void frontend_carry_code(struct carried_code *c);
-/* What a kernel parameter is made of, as `gpucc.kernel_args` records it
+/* What a kernel parameter is made of, as the attribute KERNEL_ARGS_ATTR on
+ * a kernel of a gpu.module that carries such code records it
  * (kernel_abi.c): pairs (argument as written, part). */
+#define KERNEL_ARGS_ATTR "gpucc.kernel_args"
 enum kernel_arg_part {
   KERNEL_ARG_WHOLE,   /* the argument itself */
   KERNEL_ARG_POINTER, /* a memref's aligned pointer */
@@ -127,11 +129,8 @@ enum kernel_arg_part {
 };
 /* Whether op is a program's own lowered code, nested in its gpu.module. */
 int frontend_is_carried_code(MlirOperation op);
-/* Whether the gpu.module carries such code. */
-int frontend_carries_code(MlirOperation gpu_module);
-/* Whether it does or will: before normalization, whether the module has a
- * top-level spirv.module for it. */
-int frontend_has_carried_code(MlirModule module, MlirOperation gpu_module);
+/* The code that the gpu.module carries (once normalized); null if none. */
+MlirOperation frontend_carried_code(MlirOperation gpu_module);
 
 /* Each memref argument of a kernel travels as one pointer (with its
  * attributes, llvm.noalias included) and the parts of its layout the type

@@ -648,7 +648,7 @@ static void apply(MlirOperation fn, intptr_t nold, const struct view *views, con
   free(casts);
 }
 
-/* `gpucc.kernel_args`, for the program's own lowered kernel, which takes
+/* KERNEL_ARGS_ATTR, for the program's own lowered kernel, which takes
  * the arguments as written (carried_code.c): per parameter, the argument
  * it is made of and which part (enum kernel_arg_part). */
 static void record_sources(MlirOperation fn, const struct params *ps) {
@@ -656,12 +656,14 @@ static void record_sources(MlirOperation fn, const struct params *ps) {
   for (size_t i = 0; i < ps->len; i++)
     pairs[2 * i] = (int32_t)ps->p[i].source, pairs[2 * i + 1] = (int32_t)ps->p[i].part;
   MlirContext ctx = mlirOperationGetContext(fn);
-  mlirOperationSetDiscardableAttributeByName(fn, ref("gpucc.kernel_args"),
+  mlirOperationSetDiscardableAttributeByName(fn, ref(KERNEL_ARGS_ATTR),
                                              mlirDenseI32ArrayGet(ctx, (intptr_t)(2 * ps->len), pairs));
   free(pairs);
 }
 
-static void rewrite_kernel(MlirOperation fn, struct site *sites, size_t nsites) {
+/* record: fn's gpu.module carries the program's own code for it
+ * (record_sources). */
+static void rewrite_kernel(MlirOperation fn, struct site *sites, size_t nsites, int record) {
   MlirType ft = mlirTypeAttrGetValue(mlirOperationGetInherentAttributeByName(fn, ref("function_type")));
   intptr_t nold = mlirFunctionTypeGetNumInputs(ft);
   struct view *views = xcalloc((size_t)nold, sizeof *views);
@@ -671,7 +673,7 @@ static void rewrite_kernel(MlirOperation fn, struct site *sites, size_t nsites) 
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
   if (changes(entry, nold, is_view))
     apply(fn, nold, views, is_view, &ps, sites, nsites);
-  if (frontend_carries_code(mlirOperationGetParentOperation(fn)))
+  if (record)
     record_sources(fn, &ps);
   for (intptr_t i = 0; i < nold; i++)
     if (is_view[i])
@@ -684,9 +686,7 @@ static void rewrite_kernel(MlirOperation fn, struct site *sites, size_t nsites) 
 /* --- the program ------------------------------------------------------------- */
 
 static int is_kernel(MlirOperation op) {
-  return ir_op_is(op, "gpu.func") &&
-         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))) &&
-         !mlirRegionIsNull(mlirOperationGetRegion(op, 0)) &&
+  return ir_is_kernel(op) && !mlirRegionIsNull(mlirOperationGetRegion(op, 0)) &&
          !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
 }
 
@@ -752,6 +752,7 @@ int frontend_kernel_abi(MlirModule module) {
   int rc = 0;
   for (size_t m = 0; m < nmods; m++) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(mods[m], 0));
+    int carries = !mlirOperationIsNull(frontend_carried_code(mods[m]));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op)) {
       if (!is_kernel(op))
@@ -761,7 +762,7 @@ int frontend_kernel_abi(MlirModule module) {
       if (check_operands(op, sites, nsites) != 0)
         rc = -1;
       else
-        rewrite_kernel(op, sites, nsites);
+        rewrite_kernel(op, sites, nsites, carries);
       for (size_t s = 0; s < nsites; s++)
         free(sites[s].old);
       free(sites);

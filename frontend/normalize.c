@@ -398,7 +398,7 @@ int frontend_normalize(MlirModule module) {
    * written and moved in afterwards: the rewrites are for the program's
    * MLIR, not for its SPIR-V. */
   struct carried_code carried;
-  frontend_find_carried_code(module, &carried);
+  frontend_find_carried_code(module, &carried, 1);
   int rc = rewrite_program(module);
   frontend_carry_code(&carried);
   /* Last: the kernels' signatures are final only now. */

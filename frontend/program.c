@@ -33,7 +33,7 @@ struct program {
 };
 
 struct device_ops {
-  MlirModule module;
+  struct carried_code carried; /* the gpu.modules with the program's own code */
   MlirOperation root; /* the gpu.module or gpu.launch being walked */
   int carrying;       /* root carries its own lowered code */
   struct device_op *ops;
@@ -82,7 +82,9 @@ static MlirWalkResult find_device_code(MlirOperation op, void *arg) {
   if (!ir_op_is(op, "gpu.module") && !ir_op_is(op, "gpu.launch"))
     return MlirWalkResultAdvance;
   d->root = op;
-  d->carrying = ir_op_is(op, "gpu.module") && frontend_has_carried_code(d->module, op);
+  d->carrying = 0;
+  for (size_t i = 0; i < d->carried.len && !d->carrying; i++)
+    d->carrying = mlirOperationEqual(d->carried.pairs[i].gpu_module, op);
   mlirOperationWalk(op, add_device_op, d, MlirWalkPreOrder);
   return MlirWalkResultSkip;
 }
@@ -90,8 +92,10 @@ static MlirWalkResult find_device_code(MlirOperation op, void *arg) {
 /* Before normalization, which rewrites (prepare.c lowers the nvgpu ops of
  * gpu.launch bodies to NVVM): the ops the user wrote, not gpucc's. */
 static void collect_device_ops(struct program *p) {
-  struct device_ops d = {p->module, {NULL}, 0, NULL, 0, 0};
+  struct device_ops d = {{NULL, 0}, {NULL}, 0, NULL, 0, 0};
+  frontend_find_carried_code(p->module, &d.carried, 0);
   mlirOperationWalk(mlirModuleGetOperation(p->module), find_device_code, &d, MlirWalkPreOrder);
+  free(d.carried.pairs);
   p->ops = d.ops;
   p->nops = d.len;
 }

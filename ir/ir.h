@@ -120,6 +120,8 @@ char *ir_string_literal(MlirStringRef s);
 /* The top-level func.func or llvm.func of module called name that has a
  * body (a definition, not a declaration); null when there is none. */
 MlirOperation ir_find_function(MlirModule module, const char *name);
+/* Whether op (null: no) is a gpu.func marked gpu.kernel. */
+int ir_is_kernel(MlirOperation op);
 /* The op named op_name (spirv.func, spirv.GlobalVariable ...) with symbol
  * `name` in the first block of parent's first region; null if none. */
 MlirOperation ir_find_child(MlirOperation parent, const char *op_name, const char *name);

@@ -307,6 +307,11 @@ MlirOperation ir_find_function(MlirModule module, const char *name) {
   return (MlirOperation){NULL};
 }
 
+int ir_is_kernel(MlirOperation op) {
+  return !mlirOperationIsNull(op) && ir_op_is(op, "gpu.func") &&
+         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("gpu.kernel")));
+}
+
 MlirOperation ir_find_child(MlirOperation parent, const char *op_name, const char *name) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, 0));
   for (MlirOperation op = mlirBlockIsNull(body) ? (MlirOperation){NULL} : mlirBlockGetFirstOperation(body);

@@ -71,7 +71,7 @@ static void forget_kernel_args(MlirOperation gm) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    mlirOperationRemoveDiscardableAttributeByName(op, mlirStringRefCreateFromCString("gpucc.kernel_args"));
+    mlirOperationRemoveDiscardableAttributeByName(op, mlirStringRefCreateFromCString(KERNEL_ARGS_ATTR));
 }
 
 /* The gpu.modules of `module` in range r, cloned into a new module for

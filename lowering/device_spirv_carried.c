@@ -9,7 +9,7 @@
  * launches with the parameters kernel_abi.c gave the gpu.func (a memref
  * as its aligned pointer plus the dynamic parts its body reads; unread
  * arguments dropped). So each entry function gets those parameters, in
- * that order, from the record `gpucc.kernel_args`: a buffer argument
+ * that order, from the record KERNEL_ARGS_ATTR: a buffer argument
  * where the launch passes its pointer, a scalar where it passes the
  * value, an unused i64 for a size, offset or stride; then the same steps
  * as gpucc's own module (device_spirv_push.c and after) give it the
@@ -53,20 +53,10 @@ static int is_buffer(MlirType t) {
   return !strncmp(text, "!spirv.ptr<", 11) && n > strlen(tail) && !strcmp(text + n - strlen(tail), tail);
 }
 
-static MlirOperation carried_in(MlirOperation gm) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (frontend_is_carried_code(op))
-      return op;
-  MlirOperation none = {NULL};
-  return none;
-}
-
 /* Gives entry function fn the parameters of kernel k, which the record
  * on k says how to make of fn's arguments. Returns 0 or -1 (reported). */
 static int take_parameters(MlirOperation fn, MlirOperation k, const char *name) {
-  MlirAttribute rec = mlirOperationGetDiscardableAttributeByName(k, str("gpucc.kernel_args"));
+  MlirAttribute rec = mlirOperationGetDiscardableAttributeByName(k, str(KERNEL_ARGS_ATTR));
   if (mlirAttributeIsNull(rec) || !mlirAttributeIsADenseI32Array(rec))
     return ir_error_at(k, "internal: no record of kernel '%s''s parameters", name);
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
@@ -145,7 +135,7 @@ static int runs_on_vulkan(MlirOperation sm, MlirOperation gm) {
 }
 
 int spirv_take_carried_module(MlirOperation gm) {
-  MlirOperation sm = carried_in(gm);
+  MlirOperation sm = frontend_carried_code(gm);
   if (mlirOperationIsNull(sm))
     return 0;
   if (!runs_on_vulkan(sm, gm)) {
@@ -159,8 +149,7 @@ int spirv_take_carried_module(MlirOperation gm) {
   int rc = 0;
   for (MlirOperation k = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(k) && rc == 0;
        k = mlirOperationGetNextInBlock(k)) {
-    if (!ir_op_is(k, "gpu.func") ||
-        mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(k, str("gpu.kernel"))))
+    if (!ir_is_kernel(k))
       continue;
     char *name = ir_symbol_name(k);
     MlirOperation fn = ir_find_child(sm, "spirv.func", name);

@@ -140,9 +140,9 @@ static int replace_scalar_loads(MlirOperation addr, MlirValue arg, const char *f
 }
 
 /* The type the launch passes for argument `src` of kernel k, which its
- * record says (gpucc.kernel_args); NULL type where it passes none. */
+ * record says (KERNEL_ARGS_ATTR); NULL type where it passes none. */
 static MlirType passed_type(MlirOperation k, int src, int *pointer) {
-  MlirAttribute rec = mlirOperationGetDiscardableAttributeByName(k, str("gpucc.kernel_args"));
+  MlirAttribute rec = mlirOperationGetDiscardableAttributeByName(k, str(KERNEL_ARGS_ATTR));
   MlirType ft = mlirTypeAttrGetValue(mlirOperationGetInherentAttributeByName(k, str("function_type")));
   MlirType none = {NULL};
   *pointer = 0;
@@ -242,7 +242,7 @@ static int unlower_entry(MlirOperation sm, MlirOperation fn, MlirOperation k, co
                      name, MAX_ARGS - 1);
   /* As many arguments as the gpu.func had, as far as anyone can tell: up
    * to the last binding read and the last argument the launch passes. */
-  MlirAttribute rec = mlirOperationGetDiscardableAttributeByName(k, str("gpucc.kernel_args"));
+  MlirAttribute rec = mlirOperationGetDiscardableAttributeByName(k, str(KERNEL_ARGS_ATTR));
   int nargs = w.max + 1;
   for (intptr_t i = 0; !mlirAttributeIsNull(rec) && i < mlirDenseArrayGetNumElements(rec); i += 2)
     if (mlirDenseI32ArrayGetElement(rec, i) + 1 > nargs)
@@ -334,9 +334,7 @@ static int drop_stray_entry_point(MlirOperation sm, MlirOperation gm) {
     if (!ir_op_is(op, "spirv.EntryPoint"))
       continue;
     symbol_of(op, "fn", name, sizeof name);
-    MlirOperation k = ir_find_child(gm, "gpu.func", name);
-    if (!mlirOperationIsNull(k) &&
-        !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(k, str("gpu.kernel"))))
+    if (ir_is_kernel(ir_find_child(gm, "gpu.func", name)))
       continue;
     char abi[160];
     take_entry_ops(sm, name, abi, sizeof abi);
@@ -353,8 +351,7 @@ int spirv_unlower_entry_points(MlirOperation sm, MlirOperation gm) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
   for (MlirOperation k = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(k) && rc == 0;
        k = mlirOperationGetNextInBlock(k)) {
-    if (!ir_op_is(k, "gpu.func") ||
-        mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(k, str("gpu.kernel"))))
+    if (!ir_is_kernel(k))
       continue;
     char *name = ir_symbol_name(k);
     MlirOperation fn = name ? ir_find_child(sm, "spirv.func", name) : (MlirOperation){NULL};
