@@ -12,12 +12,6 @@
 #     time: the same bytes each build);
 #   - the static runtime loses its debugging sections, as dh_strip does, and
 #     every ELF file the compiler's .comment;
-#   - gpucc's run path to LLVM's private directory, where libMLIR.so.22.1
-#     lives, becomes relative to gpucc itself ($ORIGIN/../lib/llvm-22/lib,
-#     as Debian's own LLVM tools do): an absolute run path into another
-#     package's directory is against policy. The build gave it that entry
-#     first and the absolute one after (packaging/CMakeLists.txt), so the
-#     shorter value fits in place.
 #
 # Other generators (TGZ) get the compression and stripping only.
 
@@ -85,7 +79,3 @@ foreach(f IN LISTS shared)
   file(RENAME "${main}/${f}" "${lib_pkg}/${f}")
 endforeach()
 
-if(CPACK_GPUCC_RPATH_OLD)
-  file(RPATH_CHANGE FILE "${main}/${CPACK_GPUCC_BINDIR}/gpucc"
-    OLD_RPATH "${CPACK_GPUCC_RPATH_OLD}" NEW_RPATH "${CPACK_GPUCC_RPATH_NEW}")
-endif()

@@ -155,7 +155,7 @@ GPUCC_CURL_LIBRARY=$work/no-libcurl.so GPUCC_CACHE_DIR=$work/i "$gpucc" $flags p
 check no_libcurl_compiles sh -c "test $(compiled log_i) -eq 3 && cmp -s app_a app_i"
 check no_libcurl_one_warning sh -c "test $(warnings log_i) -eq 1 && grep -q 'libcurl' log_i"
 env -u GPUCC_REMOTE_CACHE LD_DEBUG=files GPUCC_CACHE_DIR=$work/j "$gpucc" $flags p.mlir -o app_j 2>log_j
-check no_remote_no_libcurl sh -c "grep -q 'file=libMLIR' log_j && ! grep -q 'file=libcurl' log_j"
+check no_remote_no_libcurl sh -c "grep -q 'file=libarchive' log_j && ! grep -q 'file=libcurl' log_j"
 # Local first: a machine that has everything does not ask the server.
 GPUCC_CACHE_DIR=$work/b "$gpucc" $flags p.mlir -o app_b2 2>log_b2
 check local_first sh -c "test $(compiled log_b2) -eq 0 && test $(warnings log_b2) -eq 0"
