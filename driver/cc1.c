@@ -38,6 +38,26 @@ static int takes_separate(const char *a) {
   return 0;
 }
 
+/* --device-parts=N,...: one count (at least 1) per -o of a device job. */
+static int parse_counts(struct plan *p, const char *v, struct cc1_command *c) {
+  c->nparts = 0;
+  for (const char *q = v; *q;) {
+    char *end;
+    unsigned long n = strtoul(q, &end, 10);
+    if (end == q || n < 1 || n > 64 || (*end && *end != ','))
+      return cc1_usage(p, "invalid --device-parts= '%s' (expected counts like 2,1)", v);
+    size_t *grown = realloc(c->parts, (c->nparts + 1) * sizeof *grown);
+    if (!grown)
+      BUG("out of memory");
+    c->parts = grown;
+    c->parts[c->nparts++] = n;
+    q = *end ? end + 1 : end;
+  }
+  if (c->nparts == 0)
+    return cc1_usage(p, "invalid --device-parts= '%s' (expected counts like 2,1)", v);
+  return 0;
+}
+
 /* Splits argv into cc1's own options (above) and gpucc's, which gpucc's
  * parser reads (their spelling and checks are gpucc's). */
 static int parse(struct plan *p, int argc, char **argv, struct cc1_command *c, struct options *o) {
@@ -82,6 +102,9 @@ static int parse(struct plan *p, int argc, char **argv, struct cc1_command *c, s
         return cc1_usage(p, "'%s' needs an --offload-arch= before it", a);
       enum cc1_role role = a[2] == 'd' ? CC1_DEVICE_FILE : a[2] == 'f' ? CC1_FINISHED_FILE : CC1_LIBRARY;
       pend[npend++] = (struct pending){role, role == CC1_LIBRARY ? (size_t)-1 : c->module, narch - 1, v};
+    } else if ((v = value_of(a, "--device-parts"))) {
+      if (parse_counts(p, v, c) != 0)
+        return -1;
     } else if ((v = value_of(a, "--tag"))) {
       c->tag = v;
     } else if ((v = value_of(a, "--blob-object"))) {
@@ -176,7 +199,7 @@ int cc1_main(int argc, char **argv) {
   p.opts = &o;
   diag_set_caret(!o.no_caret);
   lowering_set_verbose(o.verbose);
-  if (frontend_init() != 0)
+  if (plan_frontend_init() != 0)
     return 1;
   p.units = calloc(2, sizeof *p.units);
   p.jobs = calloc(1, sizeof *p.jobs);

@@ -56,6 +56,8 @@ struct cc1_command {
   size_t nouts;
   const char *tag, *blob_object, *emit_mlir, *emit_llvm;
   size_t module;             /* --gpu-module= (the last one) */
+  size_t *parts;             /* --device-parts=N,...: per -o */
+  size_t nparts;
   int module_given;
   struct cc1_file *files;
   size_t nfiles;

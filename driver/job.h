@@ -29,6 +29,7 @@ struct cc1_command; /* cc1.h */
 struct cell {
   const char *device_path;   /* the device job's file: PTX, hsaco, host object */
   const char *finished_path; /* what the kind's tool makes of it (cubin, .so); NULL if none */
+  struct device_parts parts; /* n > 1: finished in parts, joined (finish_parts); else whole */
   char key[65];              /* device object cache key */
 };
 
@@ -229,6 +230,9 @@ void plan_print_outputs(FILE *out, const struct plan *p);
  * kind in use prepared (with MLIR inputs: prepare_kinds). Returns 0 or -1
  * (reported). */
 int plan_toolchain(struct plan *p, int prepare_kinds);
+/* The MLIR context (frontend_init), and what normalization knows of the
+ * target kinds (frontend_set_kind_rows). 0, or -1 reported. */
+int plan_frontend_init(void);
 /* --bundle: reads and opens the .gpucc-device inputs. Returns 0 or -1. */
 int plan_open_parts(struct plan *p);
 /* The manifest's code flags (run.c): what the options that change code were. */

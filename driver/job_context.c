@@ -7,6 +7,7 @@
 #include "crash.h"
 #include "diag.h"
 #include "fatbin.h"
+#include "frontend.h"
 #include "options.h"
 #include "targets.h"
 #include "tmp.h"
@@ -35,6 +36,22 @@ int plan_toolchain(struct plan *p, int prepare_kinds) {
     if (used && target_kinds[k]->prepare && target_kinds[k]->prepare(&p->tc) != 0)
       return -1;
   }
+  return 0;
+}
+
+int plan_frontend_init(void) {
+  if (frontend_init() != 0)
+    return -1;
+  struct frontend_kind_row rows[FRONTEND_MAX_KIND_ROWS];
+  size_t n = 0;
+  for (size_t k = 0; target_kinds[k]; k++) {
+    const struct target_kind *kind = target_kinds[k];
+    if (n == FRONTEND_MAX_KIND_ROWS)
+      BUG("more target kinds than FRONTEND_MAX_KIND_ROWS");
+    rows[n++] = (struct frontend_kind_row){kind->host_ops.prefix, kind->host_ops.pipeline,
+                                           kind->carried_code.op, kind->carried_code.prefix};
+  }
+  frontend_set_kind_rows(rows, n);
   return 0;
 }
 
@@ -77,7 +94,7 @@ const char *plan_target_params(struct plan *p, size_t ti) {
     return p->target_params[ti];
   const struct target *tg = &o->targets[ti];
   const struct target_kind *k = tg->info->kind;
-  struct finish_request req = {options_device_opt(o), o->debug_info};
+  struct finish_request req = {options_device_opt(o), o->debug_info, 0};
   char *inputs = k->cache_inputs ? k->cache_inputs(&p->tc, tg, &req) : xasprintf("-");
   char *params = xasprintf("gpucc-cache-2 gpucc=%s build=%s llvm=%s target=%s features=%s O=%d "
                            "g=%d contract=%d kind=%s %s",

@@ -20,25 +20,32 @@ static int run_device(struct plan *p, struct job *j) {
   const struct unit *u = j->unit;
   size_t nt = j->nfamily ? j->nfamily : 1, count = j->range.count;
   const char **paths = calloc(nt * count + 1, sizeof *paths);
+  struct device_parts *parts = calloc(nt * count + 1, sizeof *parts);
   const struct target **ts = calloc(nt, sizeof *ts);
-  if (!paths || !ts)
+  if (!paths || !parts || !ts)
     BUG("out of memory");
   for (size_t k = 0; k < nt; k++) {
     ts[k] = &o->targets[job_target(j, k)];
-    for (size_t i = 0; i < count; i++)
-      paths[k * count + i] = unit_cell(u, o->ntargets, j->range.first + i, job_target(j, k))->device_path;
+    for (size_t i = 0; i < count; i++) {
+      const struct cell *c = unit_cell(u, o->ntargets, j->range.first + i, job_target(j, k));
+      paths[k * count + i] = c->device_path;
+      parts[k * count + i] = c->parts;
+    }
   }
   struct device_codegen cg = {options_device_opt(o), o->debug_info,
-                              (enum fp_contract)options_device_contract(o)};
+                              (enum fp_contract)options_device_contract(o), parts};
   int rc = lowering_device_family(u->prog, ts, nt, &p->tc, &cg, &j->range, paths);
   free(paths);
+  free(parts);
   free(ts);
   return rc;
 }
 
 /* gpucc -cc1 device --offload-arch=sm_90 -O3 -ffp-contract=fast
- *   --gpu-module=FIRST prog.normalized.mlir -o FIRST.ptx -o ...: one -o per
- * gpu.module from FIRST on. */
+ *   --gpu-module=FIRST [--device-parts=N,...] prog.normalized.mlir
+ *   -o FIRST.ptx -o ...: one -o per gpu.module from FIRST on; N: the parts
+ * each one's file is also written in, beside it (lowering_part_path),
+ * when any is finished in parts. */
 static void describe_target(FILE *out, const struct plan *p, const struct job *j, size_t target) {
   const struct options *o = p->opts;
   const struct unit *u = j->unit;
@@ -48,6 +55,19 @@ static void describe_target(FILE *out, const struct plan *p, const struct job *j
   cc1_line_codegen(&l, options_device_opt(o), options_device_contract(o), o->debug_info);
   cc1_line_kind_args(&l, o, o->targets[j->target].info->kind, 0);
   cc1_line_addf(&l, "--gpu-module=%zu", j->range.first);
+  int split = 0;
+  for (size_t m = j->range.first; m < j->range.first + j->range.count; m++)
+    split |= unit_cell(u, o->ntargets, m, target)->parts.n > 1;
+  if (split) {
+    char list[512] = "";
+    size_t len = 0;
+    for (size_t m = j->range.first; m < j->range.first + j->range.count && len < sizeof list; m++) {
+      size_t n = unit_cell(u, o->ntargets, m, target)->parts.n;
+      int w = snprintf(list + len, sizeof list - len, "%s%zu", len ? "," : "", n > 1 ? n : 1);
+      len += w > 0 ? (size_t)w : 0;
+    }
+    cc1_line_addf(&l, "--device-parts=%s", list);
+  }
   cc1_line_add(&l, u->normalized_path);
   for (size_t m = j->range.first; m < j->range.first + j->range.count; m++) {
     cc1_line_add(&l, "-o");
@@ -104,9 +124,25 @@ static int device_from_command(struct plan *p, struct cc1_command *c, struct job
                      u->nmodules, u->nmodules == 1 ? "" : "s", c->nouts, first);
   if (plan_toolchain(p, 1) != 0)
     return -1;
-  for (size_t i = 0; i < c->nouts; i++)
-    if (!(unit_cell(u, 1, first + i, 0)->device_path = cc1_output(p, c->outs[i])))
+  if (c->nparts && c->nparts != c->nouts)
+    return cc1_usage(p, "--device-parts= gives %zu count%s for %zu -o", c->nparts,
+                     c->nparts == 1 ? "" : "s", c->nouts);
+  for (size_t i = 0; i < c->nouts; i++) {
+    struct cell *cell = unit_cell(u, 1, first + i, 0);
+    if (!(cell->device_path = cc1_output(p, c->outs[i])))
       return -1;
+    size_t n = c->nparts ? c->parts[i] : 1;
+    if (n < 2)
+      continue;
+    /* Beside the named file, each written under a temp name first. */
+    const char **paths = calloc(n, sizeof *paths);
+    if (!paths)
+      BUG("out of memory");
+    for (size_t k = 0; k < n; k++)
+      if (!(paths[k] = cc1_output(p, lowering_part_path(c->outs[i], k))))
+        return -1;
+    cell->parts = (struct device_parts){n, paths};
+  }
   j->target = 0;
   j->range = (struct module_range){first, c->nouts, u->nmodules};
   j->what = xasprintf("device code for %s: %s", o->targets[0].id, u->input);

@@ -22,7 +22,7 @@ static int run_host(struct plan *p, struct job *j) {
     return 0;
   }
   struct device_codegen cg = {o->opt_level, o->debug_info,
-                              (enum fp_contract)options_host_contract(o)};
+                              (enum fp_contract)options_host_contract(o), NULL};
   return lowering_host(u->prog, u->tag, &cg, u->host_obj_path, u->host_mlir_path, u->host_ll_path);
 }
 

@@ -114,11 +114,11 @@ static const struct opt_spec table[] = {
      "line shows the jobs done: [5/18] sm_90 kernels)"},
     {OPT_DRY_RUN, "-###", FORM_FLAG, NULL, "print the steps (shell-quoted) and run nothing"},
     {OPT_SAVE_TEMPS, "--save-temps", FORM_FLAG, NULL,
-     "keep intermediate files (PTX, cubins, hsacos, objects) in the temp directory, and print where it is"},
+     "keep intermediate files (each target's device code and objects) in the temp directory, and print where it is"},
     {OPT_SAVE_TEMPS_GCC, "-save-temps", FORM_FLAG, NULL,
      "as gcc: copy the intermediate files into the current directory, named after the output (the "
-     "object with -c), gpu.module and target: prog-kernels-sm_90.ptx, prog-kernels-sm_90.cubin, "
-     "prog-kernels.gpucc-fatbin, prog.host.o"},
+     "object with -c), gpu.module and target: prog-kernels-<target>.<stage> for each stage of the "
+     "target's device code, prog-kernels.gpucc-fatbin, prog.host.o"},
     {OPT_SAVE_TEMPS_GCC, "-save-temps", FORM_EQUALS, "<where>",
      "cwd: the same as -save-temps; obj: beside the output file"},
     {OPT_TIME_REPORT, "-ftime-report", FORM_FLAG, NULL,

@@ -227,8 +227,18 @@ static void compute_keys(struct plan *p, struct unit *u) {
   for (size_t m = 0; m < u->nmodules; m++) {
     size_t len;
     char *text = program_module_text(u->prog, m, o->debug_info, &len);
-    for (size_t ti = 0; ti < o->ntargets; ti++)
-      cache_key(text, len, plan_target_params(p, ti), unit_cell(u, o->ntargets, m, ti)->key);
+    for (size_t ti = 0; ti < o->ntargets; ti++) {
+      struct cell *c = unit_cell(u, o->ntargets, m, ti);
+      if (c->parts.n < 2) {
+        cache_key(text, len, plan_target_params(p, ti), c->key);
+        continue;
+      }
+      /* Parts make other bytes than a whole module (how the command's
+       * targets were counted decides): each has its own entry. */
+      char *params = xasprintf("%s parts=%zu", plan_target_params(p, ti), c->parts.n);
+      cache_key(text, len, params, c->key);
+      free(params);
+    }
     free(text);
   }
   for (size_t ti = 0; ti < o->ntargets && cache_enabled(); ti++) {
@@ -241,13 +251,75 @@ static void compute_keys(struct plan *p, struct unit *u) {
   }
 }
 
+/* The kernels of gpu.module m: what finish_parts counts. */
+static int count_kernel(const struct program_kernel *k, void *ud) {
+  (void)k;
+  ++*(size_t *)ud;
+  return 0;
+}
+
+static size_t module_kernels(const struct unit *u, size_t m) {
+  size_t n = 0;
+  program_each_kernel(u->prog, m, count_kernel, &n);
+  return n;
+}
+
+/* The n parts of cell c's device file, beside it (n < 2: whole). */
+static void plan_parts(struct cell *c, size_t n) {
+  if (n < 2)
+    return;
+  const char **paths = calloc(n, sizeof *paths);
+  if (!paths)
+    BUG("out of memory");
+  for (size_t i = 0; i < n; i++)
+    paths[i] = lowering_part_path(c->device_path, i);
+  c->parts = (struct device_parts){n, paths};
+}
+
+/* Module m's device file for target t finished in c->parts parts, at
+ * once: the kind's tool on each part the device job wrote, then its join
+ * of the parts' objects into the finished file. */
+static void plan_finish_parts(struct plan *p, struct unit *u, size_t m, size_t t) {
+  const struct options *o = p->opts;
+  const struct target *tg = &o->targets[t];
+  const struct target_kind *k = tg->info->kind;
+  const struct cell *c = unit_cell(u, o->ntargets, m, t);
+  struct finish_request req = {options_device_opt(o), o->debug_info, 1};
+  size_t n = c->parts.n;
+  const char **objs = calloc(n + 1, sizeof *objs);
+  if (!objs)
+    BUG("out of memory");
+  char *shown = unit_module_shown(u, m);
+  for (size_t i = 0; i < n; i++) {
+    const char *in = c->parts.paths[i];
+    objs[i] = lowering_part_path(c->finished_path, i);
+    struct job *j = add_job(p, &job_tool, u, xasprintf("%s: @%s for %s, part %zu of %zu", k->finish_tool,
+                                                      shown, tg->id, i + 1, n));
+    j->argv = k->finish_argv(&p->tc, tg, &req, in, objs[i]);
+    j->module = m;
+    j->target_id = tg->id;
+    job_in(j, in);
+    job_out(j, objs[i]);
+  }
+  struct job *join = add_job(p, &job_tool, u, xasprintf("%s: @%s for %s, %zu parts", k->join_tool, shown,
+                                                       tg->id, n));
+  free(shown);
+  join->argv = k->join_argv(&p->tc, tg, objs, n, c->finished_path);
+  join->module = m;
+  join->target_id = tg->id;
+  for (size_t i = 0; i < n; i++)
+    job_in(join, objs[i]);
+  job_out(join, c->finished_path);
+  free(objs);
+}
+
 /* The kind's tool on every module's device file at once: its command for
  * module 0, the others' files inserted after that one (`cc -shared -o lib
  * m0.o m1.o ... builtins.a -lm`), so libraries after it still serve all. */
 static void plan_link_modules(struct plan *p, struct unit *u, size_t t) {
   const struct options *o = p->opts;
   const struct target *tg = &o->targets[t];
-  struct finish_request req = {options_device_opt(o), o->debug_info};
+  struct finish_request req = {options_device_opt(o), o->debug_info, 0};
   const char *first = unit_cell(u, o->ntargets, 0, t)->device_path;
   char **one = tg->info->kind->finish_argv(&p->tc, tg, &req, first, u->lib_paths[t]);
   size_t n = 0, at = 0;
@@ -386,6 +458,8 @@ static int plan_unit(struct plan *p, struct unit *u) {
       c->device_path = tmp_path(name, k->device_suffix);
       if (k->finished_suffix && k->can_finish(&p->tc) && !plan_links_modules(k, u->nmodules))
         c->finished_path = tmp_path(name, k->finished_suffix);
+      if (c->finished_path && k->finish_parts)
+        plan_parts(c, k->finish_parts(&p->tc, module_kernels(u, m), o->ntargets));
       free(name);
     }
   /* One object for all modules (none with --bundle: the parts carry it). */
@@ -439,8 +513,12 @@ static int plan_unit(struct plan *p, struct unit *u) {
         j->family = family, j->nfamily = nfamily;
       job_in(j, u->normalized_path);
       for (size_t f = 0; f < nfamily; f++)
-        for (size_t m = r.first; m < r.first + r.count; m++)
-          job_out(j, unit_cell(u, o->ntargets, m, family[f])->device_path);
+        for (size_t m = r.first; m < r.first + r.count; m++) {
+          const struct cell *c = unit_cell(u, o->ntargets, m, family[f]);
+          job_out(j, c->device_path);
+          for (size_t i = 0; i < c->parts.n; i++)
+            job_out(j, c->parts.paths[i]);
+        }
     }
     if (nfamily == 1)
       free(family);
@@ -450,8 +528,12 @@ static int plan_unit(struct plan *p, struct unit *u) {
       const struct cell *c = unit_cell(u, o->ntargets, m, t);
       if (!c->finished_path || u->cached[t] || device_files_only(o))
         continue; /* nothing finishes it, it comes from the cache, or it is not needed */
+      if (c->parts.n > 1) {
+        plan_finish_parts(p, u, m, t);
+        continue;
+      }
       const struct target *tg = &o->targets[t];
-      struct finish_request req = {options_device_opt(o), o->debug_info};
+      struct finish_request req = {options_device_opt(o), o->debug_info, 0};
       char *shown = unit_module_shown(u, m);
       struct job *j = add_job(p, &job_tool, u, xasprintf("%s: @%s for %s", tg->info->kind->finish_tool,
                                                         shown, tg->id));
@@ -652,7 +734,7 @@ int plan_build(struct plan *p, const struct options *o) {
   /* A command the direct cache serves needs no MLIR at all. */
   if (direct_cache_fetch(p))
     return 0;
-  if (frontend_init() != 0)
+  if (plan_frontend_init() != 0)
     return -1;
   if (o->bundle && plan_open_parts(p) != 0)
     return -1;

@@ -60,7 +60,7 @@ static int check_op(const char *op, const char *file, unsigned line, unsigned co
   for (size_t i = 0; i < c->n; i++) {
     const struct target *t = &c->targets[i];
     /* The kind compiles the program's own code of those modules instead. */
-    if (carried_only && t->info->kind->takes_carried_code)
+    if (carried_only && t->info->kind->carried_code.op)
       continue;
     const char *needs = requirement(t, op);
     if (!needs)

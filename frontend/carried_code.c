@@ -1,15 +1,17 @@
 /* carried_code.c: a program's own lowered kernels, carried in their
  * gpu.module.
  *
- * Some MLIR compilers run the GPU-to-SPIR-V conversion themselves and emit
- * its result beside the gpu.module: MLIR's convert-gpu-to-spirv names the
+ * Some MLIR compilers run a GPU conversion themselves and emit its result
+ * beside the gpu.module: MLIR's convert-gpu-to-spirv names the
  * spirv.module of gpu.module @m `@__spv__m`, and gpu-module-to-binary
- * expects it nested in @m. Normalization puts each such module there, in
- * its gpu.module, so that the module's text (the device cache's key) and
- * every device job see it with the kernels it lowers; the kind that takes
- * it uses it (its row's `takes_carried_code`), every other kind drops it
- * (lowering/device.c). A spirv.module that lowers no gpu.module of the
- * program is device code nothing launches: it goes, with a warning.
+ * expects it nested in @m. Which op and which prefix a kind takes its
+ * row says (frontend_kind_rows: carried_op, carried_prefix).
+ * Normalization puts each such module in its gpu.module, so that the
+ * module's text (the device cache's key) and every device job see it with
+ * the kernels it lowers; the kind that takes it uses it, every other kind
+ * drops it (lowering/device.c). Such a module that lowers no gpu.module
+ * of the program is device code nothing launches: it goes, with a
+ * warning.
  *
  * The carried kernels take the arguments the gpu.func was written with,
  * and kernel_abi.c changes the gpu.func's: it records, on each kernel of
@@ -24,10 +26,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CARRIED_PREFIX "__spv__"
+/* The kind row whose carried op op is, or NULL. */
+static const struct frontend_kind_row *carrier(MlirOperation op) {
+  size_t n;
+  const struct frontend_kind_row *rows = frontend_kind_rows(&n);
+  for (size_t i = 0; i < n; i++)
+    if (rows[i].carried_op && ir_op_is(op, rows[i].carried_op))
+      return &rows[i];
+  return NULL;
+}
 
 int frontend_is_carried_code(MlirOperation op) {
-  if (!ir_op_is(op, "spirv.module"))
+  if (!carrier(op))
     return 0;
   MlirOperation parent = mlirOperationGetParentOperation(op);
   return !mlirOperationIsNull(parent) && ir_op_is(parent, "gpu.module");
@@ -42,26 +52,27 @@ MlirOperation frontend_carried_code(MlirOperation gpu_module) {
   return (MlirOperation){NULL};
 }
 
-/* The gpu.module that top-level spirv.module sm lowers, by MLIR's name
- * for it; null if none. */
-static MlirOperation lowered_module(MlirModule module, MlirOperation sm) {
+/* The gpu.module that top-level module sm (of kind row `row`) lowers, by
+ * MLIR's name for it; null if none. */
+static MlirOperation lowered_module(MlirModule module, MlirOperation sm,
+                                    const struct frontend_kind_row *row) {
   char *name = ir_symbol_name(sm);
   MlirOperation gm = {NULL};
-  if (name && !strncmp(name, CARRIED_PREFIX, strlen(CARRIED_PREFIX)))
-    gm = ir_find_child(mlirModuleGetOperation(module), "gpu.module", name + strlen(CARRIED_PREFIX));
+  size_t len = strlen(row->carried_prefix);
+  if (name && !strncmp(name, row->carried_prefix, len))
+    gm = ir_find_child(mlirModuleGetOperation(module), "gpu.module", name + len);
   free(name);
   return gm;
 }
 
-/* A spirv.module that lowers no gpu.module goes, with a warning. */
-static void drop_stray(MlirOperation sm) {
+/* A module that lowers no gpu.module goes, with a warning. */
+static void drop_stray(MlirOperation sm, const struct frontend_kind_row *row) {
   char *name = ir_symbol_name(sm), quoted[300] = "";
   if (name && *name)
     snprintf(quoted, sizeof quoted, " '@%s'", name);
-  ir_warning_at(sm, "spirv.module%s lowers no gpu.module of this program (MLIR names the "
-                    "SPIR-V of gpu.module @m '@" CARRIED_PREFIX "m'); nothing can launch it, "
-                    "so it is left out",
-                quoted);
+  ir_warning_at(sm, "%s%s lowers no gpu.module of this program (MLIR names the one of "
+                    "gpu.module @m '@%sm'); nothing can launch it, so it is left out",
+                row->carried_op, quoted, row->carried_prefix);
   free(name);
   mlirOperationDestroy(sm);
 }
@@ -73,12 +84,13 @@ void frontend_find_carried_code(MlirModule module, struct carried_code *c, int d
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module)); !mlirOperationIsNull(op);
        op = next) {
     next = mlirOperationGetNextInBlock(op);
-    if (!ir_op_is(op, "spirv.module"))
+    const struct frontend_kind_row *row = carrier(op);
+    if (!row)
       continue;
-    MlirOperation gm = lowered_module(module, op);
+    MlirOperation gm = lowered_module(module, op, row);
     if (mlirOperationIsNull(gm)) {
       if (drop_strays)
-        drop_stray(op);
+        drop_stray(op, row);
       continue;
     }
     c->pairs = realloc(c->pairs, (c->len + 1) * sizeof *c->pairs);

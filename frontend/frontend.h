@@ -39,6 +39,25 @@ int frontend_bytecode_to_text(const char *path, const char *shown, const char **
  * Called by frontend_normalize first. Returns 0 or -1 (reported). */
 int frontend_prepare(MlirModule module);
 
+/* What normalization must know of the target kinds, from their rows
+ * (lowering/targets.h), which the driver gives once, before any program
+ * is normalized (frontend_set_kind_rows; at most FRONTEND_MAX_KIND_ROWS).
+ * Any field may be NULL: the kind has no such thing.
+ *   host_ops_prefix, host_ops_pipeline: ops of the kind's dialect that
+ *     may sit in host code ("nvgpu."), and the pipeline that lowers them
+ *     before outlining (frontend_prepare);
+ *   carried_op, carried_prefix: the op that holds a program's own lowered
+ *     kernels for the kind ("spirv.module"), beside gpu.module @m, named
+ *     carried_prefix + "m" (carried_code.c). */
+struct frontend_kind_row {
+  const char *host_ops_prefix, *host_ops_pipeline;
+  const char *carried_op, *carried_prefix;
+};
+#define FRONTEND_MAX_KIND_ROWS 8
+void frontend_set_kind_rows(const struct frontend_kind_row *rows, size_t n);
+/* The rows given, and how many (*n). */
+const struct frontend_kind_row *frontend_kind_rows(size_t *n);
+
 /* Runs `pipeline` (the buffer deallocation pipeline) on module with its
  * top-level functions that hold gpu ops left out (dealloc.c). Returns 0 or
  * -1 (reported). */

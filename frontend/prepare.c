@@ -17,16 +17,15 @@
  *      functions that call the GPU, which it cannot handle (dealloc.c);
  *   3. linalg ops become loops, so both host and device pipelines see scf
  *      (before 2: vector.mask and vector.multi_reduction are lowered);
- *   4. when host code has nvgpu ops (it makes TMA descriptors), every nvgpu
- *      op is lowered to NVVM ops and LLVM calls, as upstream's
- *      gpu-lower-to-nvvm-pipeline does before outlining: a descriptor
- *      crosses into the kernel as the pointer it lowers to, not as an nvgpu
- *      type that no conversion of kernel signatures knows. Otherwise
- *      NVIDIA's device pipeline lowers them, and the targets' op checks see
- *      their nvgpu names.
+ *   4. when host code has ops of a target kind's dialect (nvgpu's TMA
+ *      descriptors), that kind's pipeline lowers them (its row's host_ops,
+ *      given by frontend_set_kind_rows): a descriptor crosses into the
+ *      kernel as the pointer it lowers to, not as a type that no
+ *      conversion of kernel signatures knows. Otherwise the kind's device
+ *      pipeline lowers them, and the targets' op checks see their names.
  *
  * Each step runs only when the module has what it works on: a schedule,
- * tensor values, linalg ops, nvgpu ops in host code. */
+ * tensor values, linalg ops, a kind's ops in host code. */
 #include "frontend.h"
 
 #include "diag.h"
@@ -39,7 +38,8 @@
 static MlirStringRef op_name(MlirOperation op) { return mlirIdentifierStr(mlirOperationGetName(op)); }
 
 struct found {
-  int schedule, tensors, linalg, nvgpu_host, vector_composite;
+  int schedule, tensors, linalg, vector_composite;
+  int host_ops[FRONTEND_MAX_KIND_ROWS]; /* a kind's host ops are in host code */
   MlirOperation legacy; /* a top-level transform.sequence */
 };
 
@@ -59,8 +59,12 @@ static MlirWalkResult survey(MlirOperation op, void *ud) {
       f->legacy = op;
     return MlirWalkResultSkip;
   }
-  if (ir_ref_starts(name, "nvgpu.") && !ir_in_device_code(op))
-    f->nvgpu_host = 1;
+  size_t nrows;
+  const struct frontend_kind_row *rows = frontend_kind_rows(&nrows);
+  for (size_t i = 0; i < nrows; i++)
+    if (!f->host_ops[i] && rows[i].host_ops_prefix && ir_ref_starts(name, rows[i].host_ops_prefix) &&
+        !ir_in_device_code(op))
+      f->host_ops[i] = 1;
   if (ir_ref_starts(name, "linalg."))
     f->linalg = 1;
   if (ir_ref_is(name, "vector.mask") || ir_ref_is(name, "vector.multi_reduction"))
@@ -212,7 +216,10 @@ int frontend_prepare(MlirModule module) {
     return -1;
   if ((f.linalg || f.tensors) && ir_run_pipeline(module, "builtin.module(convert-linalg-to-loops)") != 0)
     return -1;
-  if (f.nvgpu_host && ir_run_pipeline(module, "builtin.module(convert-nvgpu-to-nvvm)") != 0)
-    return -1;
+  size_t nrows;
+  const struct frontend_kind_row *rows = frontend_kind_rows(&nrows);
+  for (size_t i = 0; i < nrows; i++)
+    if (f.host_ops[i] && ir_run_pipeline(module, rows[i].host_ops_pipeline) != 0)
+      return -1;
   return 0;
 }

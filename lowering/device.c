@@ -18,6 +18,7 @@
 #include "frontend.h"
 #include "target_kinds.h"
 #include "tmp.h"
+#include "xstr.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Dialect/GPU.h>
@@ -25,6 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+char *lowering_part_path(const char *path, size_t i) {
+  const char *slash = strrchr(path, '/');
+  const char *dot = strrchr(slash ? slash + 1 : path, '.');
+  size_t stem = dot ? (size_t)(dot - path) : strlen(path);
+  return xasprintf("%.*s.part%zu%s", (int)stem, path, i, dot ? dot : "");
+}
 
 /* The kind's dialects of lowered ops (its row's `lowered`), for
  * device_lowered: ir_lower's callback takes no data of its own. */
@@ -53,7 +61,7 @@ static int targets_attr(MlirContext ctx, const struct target *t, int opt, MlirAt
 }
 
 /* The program's own lowered kernels that gpu.module gm carries are for
- * the kind that takes them (its row's takes_carried_code, targets.h); the
+ * the kind that takes them (its row's carried_code, targets.h); the
  * others lower the gpu.module's kernels. */
 static void drop_carried_code(MlirOperation gm) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gm, 0));
@@ -94,7 +102,7 @@ static int clone_modules(MlirModule module, const struct target *t, int opt,
     MlirOperation clone = mlirOperationClone(mods[i]);
     mlirOperationSetInherentAttributeByName(clone, mlirStringRefCreateFromCString("targets"), targets);
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(dev), clone);
-    if (!t->info->kind->takes_carried_code)
+    if (!t->info->kind->carried_code.op)
       drop_carried_code(clone);
     if ((l->early_module && l->early_module(clone, t) != 0) || lowering_expand_ipowi(clone) != 0 ||
         lowering_expand_subgroup_ops(clone, t) != 0 ||
@@ -152,7 +160,8 @@ static void finish_lowered(MlirModule dev, const struct target_lowering *l,
 
 /* gpu-module-to-binary keeps the order: the i-th op is the i-th binary. */
 static int write_serialized(MlirModule dev, const struct target *t, const struct toolchain *tc,
-                            int opt, const char *const *out_paths, size_t n) {
+                            int opt, const char *const *out_paths, const struct device_parts *parts,
+                            size_t n) {
   const struct target_lowering *l = t->info->kind->lowering;
   size_t i = 0;
   MlirBlock body = mlirModuleGetBody(dev);
@@ -163,7 +172,7 @@ static int write_serialized(MlirModule dev, const struct target *t, const struct
       continue;
     MlirStringRef bytes = mlirGPUObjectAttrGetObject(mlirArrayAttrGetElement(objs, 0));
     if (l->codegen) {
-      if (l->codegen(bytes.data, bytes.length, t, tc, opt, out_paths[i]) != 0)
+      if (l->codegen(bytes.data, bytes.length, t, tc, opt, parts ? &parts[i] : NULL, out_paths[i]) != 0)
         return -1;
       i++;
       continue;
@@ -209,7 +218,8 @@ static int serialize_and_write(MlirModule dev, const struct target *const *ts, s
   if (l->write_objects)
     return l->write_objects(dev, cg->opt, r, out_paths);
   for (size_t k = 0; k < nt; k++)
-    if (write_serialized(dev, ts[k], tc, cg->opt, out_paths + k * r->count, r->count) != 0)
+    if (write_serialized(dev, ts[k], tc, cg->opt, out_paths + k * r->count,
+                         cg->parts ? cg->parts + k * r->count : NULL, r->count) != 0)
       return -1;
   return 0;
 }
@@ -256,9 +266,12 @@ int lowering_device_family(const struct program *prog, const struct target *cons
     int last = i + 1 == nt;
     MlirModule copy =
         last ? dev : mlirModuleFromOperation(mlirOperationClone(mlirModuleGetOperation(dev)));
+    struct device_codegen chip = *cg;
+    if (cg->parts)
+      chip.parts = cg->parts + i * r->count;
     rc = retarget(copy, ts[i], cg->opt) != 0
              ? -1
-             : serialize_and_write(copy, &ts[i], 1, tc, cg, r, out_paths + i * r->count);
+             : serialize_and_write(copy, &ts[i], 1, tc, &chip, r, out_paths + i * r->count);
     if (!last)
       mlirModuleDestroy(copy);
   }

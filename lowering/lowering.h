@@ -29,7 +29,20 @@ struct device_codegen {
   int opt;   /* 0-3 */
   int debug; /* line tables */
   enum fp_contract contract;
+  /* Per device file (as out_paths): the parts it is also written in
+   * (struct target_kind's finish_parts); NULL: all whole. */
+  const struct device_parts *parts;
 };
+
+/* Where a device file's parts go: n paths (n < 2: none, whole). */
+struct device_parts {
+  size_t n;
+  const char *const *paths;
+};
+
+/* Where part i of a file finished in parts goes: "dir/x-sm_90.ptx" ->
+ * "dir/x-sm_90.part1.ptx" (before the suffix). A new string. */
+char *lowering_part_path(const char *path, size_t i);
 
 /* The tools and libraries the kinds of target found (toolchain_find):
  * each kind's own, of a type private to its file, in its slot. Shared code

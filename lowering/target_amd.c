@@ -64,7 +64,9 @@ static int serialize(char *buf, size_t size, const struct target *t, const struc
  * (device_amd_object.c), without the assembly text that format=bin prints
  * and parses back. */
 static int codegen(const char *bitcode, size_t size, const struct target *t,
-                   const struct toolchain *tc, int opt, const char *out_path) {
+                   const struct toolchain *tc, int opt, const struct device_parts *parts,
+                   const char *out_path) {
+  (void)parts; /* no finish_parts: always whole */
   return lowering_amd_hsaco(bitcode, size, t->info->chip, t->features, opt, rocm(tc)->ld_lld,
                             out_path);
 }

@@ -89,10 +89,13 @@ struct target_lowering {
    * LLVM bitcode (format=llvm): writes the device file of target t at
    * out_path from one gpu.module's bitcode. Code generation is the only
    * step that reads the chip, so the chips of a family (`family`) share
-   * the rest (device.c). NULL: the serialized objects are the files.
-   * Returns 0 or -1 (reported). */
+   * the rest (device.c). parts->n > 1: the device file is also written
+   * in that many parts, at parts->paths (struct target_kind's
+   * finish_parts). NULL: the serialized objects are the files. Returns 0
+   * or -1 (reported). */
   int (*codegen)(const char *bitcode, size_t size, const struct target *t,
-                 const struct toolchain *tc, int opt, const char *out_path);
+                 const struct toolchain *tc, int opt, const struct device_parts *parts,
+                 const char *out_path);
   /* A chip's family (device_family.c): chips of one kind and family
    * lower a program to the same LLVM dialect unless it uses an op named
    * by `chip_ops` (prefixes), so one device job lowers (and, unless

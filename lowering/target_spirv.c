@@ -135,7 +135,8 @@ const struct target_kind target_kind_spirv = {
     /* It refuses printf, atomics, subgroup and matrix ops (op_requirement):
      * "all" would refuse most programs that use them. Named, it is built. */
     .outside_all = 1,
-    .takes_carried_code = 1,
+    /* What MLIR's convert-gpu-to-spirv makes of gpu.module @m. */
+    .carried_code = {"spirv.module", "__spv__"},
     .chips = chips,
     .nchips = 1,
     .lowering = &lowering,

@@ -24,6 +24,7 @@ struct target_lowering; /* the kind's pipelines, private to lowering/ */
 struct finish_request {
   int opt;       /* 0-3 */
   int line_info; /* -g */
+  int part;      /* the input is one part of a module (finish_parts): its object is joined */
 };
 
 /* An option a kind adds to gpucc's command line for its tools
@@ -101,6 +102,18 @@ struct target_kind {
   /* The tool's command (NULL-terminated, malloc'ed; strings borrowed). */
   char **(*finish_argv)(const struct toolchain *tc, const struct target *t,
                         const struct finish_request *r, const char *in, const char *out);
+  /* A big module finished in parts, at once: how many parts a gpu.module
+   * of `kernels` kernels is finished in when the command builds ntargets
+   * targets (1: whole; a pure function of its arguments and the
+   * toolchain, so that a job's -cc1 line can name the count). The device
+   * job writes part i of the device file at lowering_part_path(file, i),
+   * finish_argv (r->part set) makes each part's object, and join_argv
+   * joins the objects into the finished file; join_tool names that job.
+   * NULL: always whole. */
+  size_t (*finish_parts)(const struct toolchain *tc, size_t kernels, size_t ntargets);
+  char **(*join_argv)(const struct toolchain *tc, const struct target *t, const char *const *objs,
+                      size_t n, const char *out);
+  const char *join_tool; /* "nvlink" */
   /* Once per run when MLIR code is compiled for this kind: prepares what
    * it needs, warns about what is missing. NULL: nothing. 0 or -1. */
   int (*prepare)(struct toolchain *tc);
@@ -112,6 +125,14 @@ struct target_kind {
    * in their own files. */
   const char *const *dialects;
   const char *phrase; /* "an NVIDIA target": what such an op needs */
+  /* Ops of its dialects that may sit in host code (nvgpu's TMA descriptor
+   * ops: the host makes descriptors that cross into kernels), and the
+   * pipeline that lowers them over the whole module before outlining, so
+   * that what crosses is a plain pointer (frontend/prepare.c). NULLs:
+   * none. */
+  struct {
+    const char *prefix, *pipeline;
+  } host_ops;
   /* What target t lacks for an op of the program ("nvgpu.mma.sync"): NULL
    * when it can compile the op, else the requirement as a message ends
    * "'op' needs <it>": "sm_80 or later", "an AMD target". Asked before any
@@ -132,13 +153,17 @@ struct target_kind {
   /* "all" leaves its chips out: they are built only when named (a kind
    * that refuses too many programs' ops for "all" to stay useful). */
   int outside_all;
-  /* Whether it takes the program's own lowered kernels that a gpu.module
-   * may carry (frontend/carried_code.c: a spirv.module for Vulkan): its
-   * prepare_module uses them, every other kind's device job drops them,
-   * and the target check leaves to it the ops of the gpu.modules that
-   * carry them (its device job says what it cannot lower, if it lowers
-   * them after all). */
-  int takes_carried_code;
+  /* The program's own lowered kernels it takes, which a gpu.module may
+   * carry (frontend/carried_code.c): the op that holds them
+   * ("spirv.module") and the prefix of its symbol before the gpu.module's
+   * name ("__spv__", as MLIR's conversion names it). Its prepare_module
+   * uses them, every other kind's device job drops them, and the target
+   * check leaves to it the ops of the gpu.modules that carry them (its
+   * device job says what it cannot lower, if it lowers them after all).
+   * NULLs: it takes none. */
+  struct {
+    const char *op, *prefix;
+  } carried_code;
   /* Its chips, in the order --help and "all" list them. */
   const struct target_info *chips;
   size_t nchips;

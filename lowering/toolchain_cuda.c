@@ -91,6 +91,9 @@ int cuda_find(const struct kind_arg *args, size_t nargs, int used, void **found)
     if (used)
       probe_ptxas(c);
   }
+  snprintf(p, sizeof p, "%s/bin/nvlink", c->path);
+  if (access(p, X_OK) == 0)
+    snprintf(c->nvlink, sizeof c->nvlink, "%s", p);
   snprintf(p, sizeof p, "%s/nvvm/libdevice/libdevice.10.bc", c->path);
   if (is_file(p))
     snprintf(c->libdevice, sizeof c->libdevice, "%s", p);

@@ -13,6 +13,7 @@ struct cuda_found {
   int max_ptx;          /* highest PTX ISA (x10) the ptxas accepts, 0: not asked */
   char version[32];     /* the CUDA release ptxas reports ("13.0"), "" when not asked */
   char libdevice[2300]; /* nvvm/libdevice/libdevice.10.bc, "" when the toolkit lacks it */
+  char nvlink[2300];    /* bin/nvlink, "" when none: modules are finished whole */
   const char **ptxas_args; /* -Xptxas, in order */
   size_t nptxas_args;
 };

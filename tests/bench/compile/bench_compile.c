@@ -16,8 +16,8 @@
  * targets wall <= 0.3x and CPU <= 0.5x, warm cache <= 0.05x (issues 16 and
  * 24). CPU time tells the work done apart from the parallelism that hides
  * it: on two cores a build that does the chains' work can still look fast.
- * No absolute time is asserted; the exit status only says whether every
- * command worked.
+ * The series take turns, one run of each per round. No absolute time is
+ * asserted; the exit status only says whether every command worked.
  * Usage: bench_compile GPUCC LLVM_BINDIR WORKDIR [repetitions] */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -142,23 +142,27 @@ static int gpucc_build(const char *targets, const char *prog, const char *cache)
   return run(argv);
 }
 
-/* The best wall time of reps runs, and in *cpu the least CPU time of one
- * run (each minimum on its own: other load on the machine adds to both). */
-static double best_of(int reps, int (*fn)(void *), void *arg, int *failed, double *cpu) {
-  double best = 1e30;
-  *cpu = 1e30;
-  for (int r = 0; r < reps; r++) {
-    cpu_s = 0;
-    double t0 = now();
-    if (fn(arg) != 0)
-      *failed = 1;
-    double t = now() - t0;
-    if (t < best)
-      best = t;
-    if (cpu_s < *cpu)
-      *cpu = cpu_s;
-  }
-  return best;
+/* One series of runs: the best wall time, and the least CPU time of one
+ * run (each minimum on its own: other load on the machine adds to both),
+ * and the largest child RSS. */
+struct series {
+  double wall, cpu;
+  long peak_kb;
+};
+
+static void time_once(int (*fn)(void *), void *arg, struct series *s, int *failed) {
+  cpu_s = 0;
+  peak_kb = 0;
+  double t0 = now();
+  if (fn(arg) != 0)
+    *failed = 1;
+  double t = now() - t0;
+  if (t < s->wall)
+    s->wall = t;
+  if (cpu_s < s->cpu)
+    s->cpu = cpu_s;
+  if (peak_kb > s->peak_kb)
+    s->peak_kb = peak_kb;
 }
 
 struct job {
@@ -218,28 +222,26 @@ int main(int argc, char **argv) {
   struct job four = {"sm_80,sm_90,gfx90a,gfx942", prog, rocm, NULL};
   struct job warm = {"sm_80,sm_90,gfx90a,gfx942", prog, rocm, cache};
 
-  double chain1_cpu, gpucc1_cpu, chain4_cpu, gpucc4_cpu, warm4_cpu;
-  peak_kb = 0;
-  double chain1 = best_of(reps, chain_job, &one, &failed, &chain1_cpu);
-  long chain1_kb = peak_kb;
-  peak_kb = 0;
-  double gpucc1 = best_of(reps, gpucc_job, &one, &failed, &gpucc1_cpu);
-  long gpucc1_kb = peak_kb;
-  peak_kb = 0;
-  double chain4 = best_of(reps, chain_job, &four, &failed, &chain4_cpu);
-  long chain4_kb = peak_kb;
-  peak_kb = 0;
-  double gpucc4 = best_of(reps, gpucc_job, &four, &failed, &gpucc4_cpu);
-  long gpucc4_kb = peak_kb;
+  /* The series take turns, one run each per round: a machine whose speed
+   * drifts during the benchmark (other guests on its host) slows the
+   * chains and gpucc alike, rather than whichever ran during the slow
+   * spell. */
+  struct series chain1 = {1e30, 1e30, 0}, gpucc1 = chain1, chain4 = chain1, gpucc4 = chain1;
+  struct series warm4 = chain1, parsed4 = chain1;
   gpucc_job(&warm); /* fill the cache */
-  double warm4 = best_of(reps, gpucc_job, &warm, &failed, &warm4_cpu);
-  /* The same without the direct cache: what a build whose input changed
-   * only in host code, or a command the direct cache does not serve, pays
-   * to parse and bundle around its cached objects. */
-  double parsed4_cpu;
-  setenv("GPUCC_CACHE_DIRECT", "0", 1);
-  double parsed4 = best_of(reps, gpucc_job, &warm, &failed, &parsed4_cpu);
-  unsetenv("GPUCC_CACHE_DIRECT");
+  for (int r = 0; r < reps; r++) {
+    time_once(chain_job, &one, &chain1, &failed);
+    time_once(gpucc_job, &one, &gpucc1, &failed);
+    time_once(chain_job, &four, &chain4, &failed);
+    time_once(gpucc_job, &four, &gpucc4, &failed);
+    time_once(gpucc_job, &warm, &warm4, &failed);
+    /* The same without the direct cache: what a build whose input changed
+     * only in host code, or a command the direct cache does not serve,
+     * pays to parse and bundle around its cached objects. */
+    setenv("GPUCC_CACHE_DIRECT", "0", 1);
+    time_once(gpucc_job, &warm, &parsed4, &failed);
+    unsetenv("GPUCC_CACHE_DIRECT");
+  }
 
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   double load[3] = {0, 0, 0};
@@ -248,16 +250,16 @@ int main(int argc, char **argv) {
          load[1], load[2]);
   printf("  1 target (sm_90):      chain  %6.2f s wall %6.2f s CPU (peak %ld MB)  gpucc %6.2f s wall %6.2f s CPU (peak %ld MB)\n"
          "                         ratio wall %.2fx (goal <= 0.6x)  CPU %.2fx\n",
-         chain1, chain1_cpu, chain1_kb / 1024, gpucc1, gpucc1_cpu, gpucc1_kb / 1024, gpucc1 / chain1,
-         gpucc1_cpu / chain1_cpu);
+         chain1.wall, chain1.cpu, chain1.peak_kb / 1024, gpucc1.wall, gpucc1.cpu, gpucc1.peak_kb / 1024,
+         gpucc1.wall / chain1.wall, gpucc1.cpu / chain1.cpu);
   printf("  4 targets:             chains %6.2f s wall %6.2f s CPU (peak %ld MB)  gpucc %6.2f s wall %6.2f s CPU (peak %ld MB)\n"
          "                         ratio wall %.2fx (goal <= 0.3x)  CPU %.2fx (goal <= 0.5x)\n",
-         chain4, chain4_cpu, chain4_kb / 1024, gpucc4, gpucc4_cpu, gpucc4_kb / 1024, gpucc4 / chain4,
-         gpucc4_cpu / chain4_cpu);
+         chain4.wall, chain4.cpu, chain4.peak_kb / 1024, gpucc4.wall, gpucc4.cpu, gpucc4.peak_kb / 1024,
+         gpucc4.wall / chain4.wall, gpucc4.cpu / chain4.cpu);
   printf("  4 targets, warm cache: gpucc %.2f s wall %.2f s CPU  ratio wall %.2fx of the chains (goal <= 0.05x)  CPU %.2fx\n",
-         warm4, warm4_cpu, warm4 / chain4, warm4_cpu / chain4_cpu);
+         warm4.wall, warm4.cpu, warm4.wall / chain4.wall, warm4.cpu / chain4.cpu);
   printf("  4 targets, warm, parsed: gpucc %.2f s wall %.2f s CPU  ratio wall %.2fx of the chains "
          "(GPUCC_CACHE_DIRECT=0: device and host entries only)\n",
-         parsed4, parsed4_cpu, parsed4 / chain4);
+         parsed4.wall, parsed4.cpu, parsed4.wall / chain4.wall);
   return failed ? 1 : 0;
 }
