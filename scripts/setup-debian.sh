@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="cmake ninja-build gcc libc6-dev pkg-config
 libmlir-22-dev mlir-22-tools llvm-22-dev lld-22 clang-22 libclang-rt-22-dev
-libarchive-dev libzstd-dev libffi-dev rocm-device-libs
+libarchive-dev libzstd-dev zlib1g-dev libffi-dev rocm-device-libs
 libcurl4-openssl-dev nginx dpkg-dev file lintian
 mesa-vulkan-drivers libvulkan1 libvulkan-dev spirv-tools vulkan-validationlayers"
 
