@@ -108,8 +108,7 @@ void frontend_kernel_alignment(MlirModule module) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(mods[m], 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
-      if (ir_op_is(op, "gpu.func") &&
-          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))))
+      if (ir_is_kernel(op))
         align_kernel(mods[m], op, ix);
   }
   ir_launch_index_free(ix);

@@ -83,11 +83,6 @@ static int check_declaration(MlirOperation op) {
   return rc;
 }
 
-static int is_kernel(MlirOperation op) {
-  return ir_op_is(op, "gpu.func") &&
-         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel")));
-}
-
 static void set_name(MlirOperation op, const char *name) {
   mlirOperationSetAttributeByName(op, ref("sym_name"),
                                   mlirStringAttrGet(mlirOperationGetContext(op), ref(name)));
@@ -219,7 +214,7 @@ static int collect_functions(MlirOperation module, struct module_renames *m,
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     if (defines_function(op))
-      add_rename(is_kernel(op) ? &m->kernels : others, op);
+      add_rename(ir_is_kernel(op) ? &m->kernels : others, op);
     else if (declares_function(op) && check_declaration(op) != 0)
       rc = -1;
   }

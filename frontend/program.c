@@ -245,8 +245,7 @@ int program_each_kernel(const struct program *p, size_t m,
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->mods[m], 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!ir_op_is(op, "gpu.func") ||
-        mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, ref("gpu.kernel"))))
+    if (!ir_is_kernel(op))
       continue;
     char *name = ir_symbol_name(op);
     struct program_kernel k = {.name = name, .workgroup_bytes = workgroup_bytes(op)};

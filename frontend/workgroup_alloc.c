@@ -47,8 +47,7 @@ static int rewrite(MlirOperation op) {
                                  "(it is sized when the kernel is compiled; use "
                                  "gpu.dynamic_shared_memory for a size chosen at launch)");
   MlirOperation fn = enclosing_func(op);
-  if (mlirOperationIsNull(fn) || !ir_op_is(fn, "gpu.func") ||
-      mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(fn, ref("gpu.kernel"))))
+  if (!ir_is_kernel(fn))
     return ir_error_at(op, "workgroup memory from memref.alloc is supported in kernels "
                                  "only (it becomes a workgroup attribution of the kernel)");
   /* A discardable attribute of gpu.func in MLIR 22, not a property. */

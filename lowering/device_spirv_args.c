@@ -390,9 +390,7 @@ int spirv_adapt_kernels(MlirOperation gpu_module) {
   int rc = 0;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
   for (MlirOperation op = first_op(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (ir_op_is(op, "gpu.func") &&
-        !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("gpu.kernel"))) &&
-        adapt_kernel(op, &s) != 0)
+    if (ir_is_kernel(op) && adapt_kernel(op, &s) != 0)
       rc = -1;
   if (rc != 0 || run_prepare(gpu_module) != 0)
     return -1;

@@ -61,11 +61,6 @@ static int pure_op(MlirOperation op) {
   return 0;
 }
 
-static int is_kernel(MlirOperation op) {
-  return ir_op_is(op, "gpu.func") &&
-         !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("gpu.kernel")));
-}
-
 static int uniform(MlirValue v, int *budget);
 
 static int operands_uniform(MlirOperation op, intptr_t first, intptr_t count, int *budget) {
@@ -78,7 +73,7 @@ static int operands_uniform(MlirOperation op, intptr_t first, intptr_t count, in
 /* A kernel's entry-block argument: its parameters, then its workgroup
  * attributions (uniform), then its private ones (per thread). */
 static int uniform_kernel_arg(MlirOperation fn, MlirBlock block, intptr_t n) {
-  if (!is_kernel(fn) || !mlirBlockEqual(block, mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
+  if (!ir_is_kernel(fn) || !mlirBlockEqual(block, mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
     return 0;
   MlirAttribute ft = mlirOperationGetAttributeByName(fn, mlirStringRefCreateFromCString("function_type"));
   if (mlirAttributeIsNull(ft) || !mlirAttributeIsAType(ft))
@@ -121,7 +116,7 @@ MlirOperation warp_uniform_kernel_of(MlirOperation op) {
       return none;
     int budget = WALK_BUDGET;
     if (ir_op_is(parent, "gpu.func"))
-      return is_kernel(parent) &&
+      return ir_is_kernel(parent) &&
                      mlirBlockEqual(block, mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, 0)))
                  ? parent
                  : none;

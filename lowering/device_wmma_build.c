@@ -179,9 +179,7 @@ static int is_kernel_entry_arg(MlirValue v) {
     return 0;
   MlirBlock block = mlirBlockArgumentGetOwner(v);
   MlirOperation fn = mlirBlockGetParentOperation(block);
-  return ir_op_is(fn, "gpu.func") &&
-         !mlirAttributeIsNull(mlirOperationGetAttributeByName(fn, ref("gpu.kernel"))) &&
-         mlirBlockEqual(mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0)), block);
+  return ir_is_kernel(fn) && mlirBlockEqual(mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0)), block);
 }
 
 /* The value inserted at position 1 (a memref descriptor's aligned
