@@ -4,7 +4,9 @@
 # part and nvlink on the objects; the cubin holds every kernel once, the
 # build is byte-reproducible and its -### script makes the same bytes;
 # with two targets the module stays whole; a module-scope variable keeps
-# every kernel in part 0; the cache keeps parted and whole cubins apart.
+# every kernel in part 0; the cache keeps parted and whole cubins apart; a
+# failing ptxas part or nvlink is a named error that leaves nothing behind,
+# and a toolkit without nvlink builds modules whole.
 # Needs ptxas and nvlink (exit 77 without).
 # Usage: ptx_parts.sh GPUCC LLVM_READELF
 set -eu
@@ -108,4 +110,31 @@ check cache_two "$gpucc" --offload-arch=sm_80,sm_90 --emit=cubin big.mlir
 mv big-kernels-sm_90.cubin cached.cubin
 check cache_two_clean "$gpucc" --no-cache --offload-arch=sm_80,sm_90 --emit=cubin big.mlir
 check cache_keeps_apart cmp cached.cubin big-kernels-sm_90.cubin
+
+# A toolkit whose ptxas fails on one part, whose nvlink fails, or which
+# has no nvlink: an error naming the tool, the module, the target and the
+# part, no output, no temp files; without nvlink, modules stay whole.
+export GPUCC_CACHE_DIR=
+fake=$work/fakecuda
+mkdir -p "$fake/bin"
+ln -s "$cuda/nvvm" "$fake/nvvm"
+cat >"$fake/bin/ptxas" <<PTXAS
+#!/bin/sh
+for a in "\$@"; do case \$a in *.part1.ptx) [ -e "$fake/fail-part1" ] && { echo "ptxas fatal : part 1" >&2; exit 1; } ;; esac; done
+exec "$cuda/bin/ptxas" "\$@"
+PTXAS
+printf '#!/bin/sh\necho "nvlink error : failed" >&2\nexit 1\n' >"$fake/bin/nvlink"
+chmod +x "$fake/bin/ptxas" "$fake/bin/nvlink"
+rm -rf "$TMPDIR"/gpucc-*
+touch "$fake/fail-part1"
+"$gpucc" --cuda-path="$fake" --offload-arch=sm_90 -c big.mlir -o bad.o 2>err_part && rc=0 || rc=$?
+check part_fails sh -c "test $rc -eq 1 && grep -q 'ptxas: @kernels for sm_90, part 2 of 2) exited with status 1' err_part"
+rm "$fake/fail-part1"
+"$gpucc" --cuda-path="$fake" --offload-arch=sm_90 -c big.mlir -o bad.o 2>err_join && rc=0 || rc=$?
+check join_fails sh -c "test $rc -eq 1 && grep -q 'nvlink: @kernels for sm_90, 2 parts) exited with status 1' err_join"
+check failed_no_output test ! -e bad.o
+check failed_no_temp_files test -z "$(ls "$TMPDIR")"
+rm "$fake/bin/nvlink"
+"$gpucc" -### --cuda-path="$fake" --offload-arch=sm_90 -c big.mlir -o whole.o >no_nvlink.sh 2>/dev/null
+check no_nvlink_whole sh -c "! grep -q -e nvlink -e '--device-parts' no_nvlink.sh && grep -q 'ptxas -arch sm_90' no_nvlink.sh"
 checks_done
