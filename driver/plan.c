@@ -447,6 +447,11 @@ static int plan_unit(struct plan *p, struct unit *u) {
     free(stem);
     return -1;
   }
+  /* Every kernel the build finishes, once per target: what a module's
+   * share of the work is measured against (finish_parts). */
+  size_t all_kernels = 0;
+  for (size_t m = 0; m < u->nmodules; m++)
+    all_kernels += module_kernels(u, m) * o->ntargets;
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
@@ -459,7 +464,7 @@ static int plan_unit(struct plan *p, struct unit *u) {
       if (k->finished_suffix && k->can_finish(&p->tc) && !plan_links_modules(k, u->nmodules))
         c->finished_path = tmp_path(name, k->finished_suffix);
       if (c->finished_path && k->finish_parts)
-        plan_parts(c, k->finish_parts(&p->tc, module_kernels(u, m), o->ntargets));
+        plan_parts(c, k->finish_parts(&p->tc, module_kernels(u, m), all_kernels));
       free(name);
     }
   /* One object for all modules (none with --bundle: the parts carry it). */

@@ -205,19 +205,20 @@ static char **finish_argv(const struct toolchain *tc, const struct target *t,
   return argv;
 }
 
-/* A module of many kernels is ptxas's longest job in a build for one
- * target, while the build's other jobs (host code) are done: one part per
- * KERNELS_PER_PART kernels (at most MAX_PARTS) keeps the cores busy. With
- * several targets their jobs fill the cores already, and each part costs
- * a ptxas start (0.04 s) and the join an nvlink (0.01 s), so the modules
- * stay whole. bench.compile: one target, 64 kernels, two cores: ptxas
- * 0.18 s whole, 0.13 s in two parts with nvlink. */
+/* A module that holds most of a build's kernels is ptxas's longest job,
+ * and the build's other jobs (host code, the other modules) are done
+ * before it: one part per KERNELS_PER_PART kernels (at most MAX_PARTS)
+ * keeps the cores busy. When it holds half or less (several targets, or
+ * modules alike), the other finishing jobs fill the cores already, and
+ * each part would cost a ptxas start (0.04 s) and the join an nvlink
+ * (0.01 s): it stays whole. bench.compile: one target, 64 kernels, two
+ * cores: ptxas 0.18 s whole, 0.13 s in two parts with nvlink. */
 #define KERNELS_PER_PART 32
 #define MAX_PARTS 8
 
-static size_t finish_parts(const struct toolchain *tc, size_t kernels, size_t ntargets) {
+static size_t finish_parts(const struct toolchain *tc, size_t kernels, size_t all) {
   const struct cuda_found *c = cuda(tc);
-  if (!c->ptxas[0] || !c->nvlink[0] || ntargets != 1)
+  if (!c->ptxas[0] || !c->nvlink[0] || 2 * kernels <= all)
     return 1;
   size_t n = kernels / KERNELS_PER_PART;
   return n < 1 ? 1 : n > MAX_PARTS ? MAX_PARTS : n;

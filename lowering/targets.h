@@ -103,14 +103,16 @@ struct target_kind {
   char **(*finish_argv)(const struct toolchain *tc, const struct target *t,
                         const struct finish_request *r, const char *in, const char *out);
   /* A big module finished in parts, at once: how many parts a gpu.module
-   * of `kernels` kernels is finished in when the command builds ntargets
-   * targets (1: whole; a pure function of its arguments and the
-   * toolchain, so that a job's -cc1 line can name the count). The device
+   * of `kernels` kernels is finished in, for one target, when the whole
+   * build finishes `all` kernels (every module's, once per target) (1:
+   * whole; a pure function of its arguments and the toolchain, never of
+   * the machine, so that outputs are reproducible and a job's -cc1 line
+   * can name the count). The device
    * job writes part i of the device file at lowering_part_path(file, i),
    * finish_argv (r->part set) makes each part's object, and join_argv
    * joins the objects into the finished file; join_tool names that job.
    * NULL: always whole. */
-  size_t (*finish_parts)(const struct toolchain *tc, size_t kernels, size_t ntargets);
+  size_t (*finish_parts)(const struct toolchain *tc, size_t kernels, size_t all);
   char **(*join_argv)(const struct toolchain *tc, const struct target *t, const char *const *objs,
                       size_t n, const char *out);
   const char *join_tool; /* "nvlink" */

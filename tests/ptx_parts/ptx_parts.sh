@@ -4,7 +4,8 @@
 # part and nvlink on the objects; the cubin holds every kernel once, the
 # build is byte-reproducible and its -### script makes the same bytes;
 # with two targets the module stays whole; a module-scope variable keeps
-# every kernel in part 0; the cache keeps parted and whole cubins apart; a
+# every kernel in part 0; of two modules only one with most of the
+# kernels is parted; the cache keeps parted and whole cubins apart; a
 # failing ptxas part or nvlink is a named error that leaves nothing behind,
 # and a toolkit without nvlink builds modules whole.
 # Needs ptxas and nvlink (exit 77 without).
@@ -60,7 +61,36 @@ program() {
   echo "  }"
   echo "}"
 }
+# two_modules A B: gpu.modules @a and @b of A and B kernels, launched.
+two_modules() {
+  echo "module attributes {gpu.container_module} {"
+  for mod in a:$1 b:$2; do
+    name=${mod%%:*} n=${mod#*:} k=0
+    echo "  gpu.module @$name {"
+    while [ $k -lt "$n" ]; do
+      echo "    gpu.func @k$k(%a: memref<?xf32>) kernel {"
+      echo "      %i = gpu.thread_id x"
+      echo "      %x = memref.load %a[%i] : memref<?xf32>"
+      echo "      %c = arith.constant $k.0 : f32"
+      echo "      %y = arith.addf %x, %c : f32"
+      echo "      memref.store %y, %a[%i] : memref<?xf32>"
+      echo "      gpu.return"
+      echo "    }"
+      k=$((k + 1))
+    done
+    echo "  }"
+  done
+  echo "  func.func @run(%a: memref<?xf32>) {"
+  echo "    %c1 = arith.constant 1 : index"
+  echo "    gpu.launch_func @a::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<?xf32>)"
+  echo "    gpu.launch_func @b::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<?xf32>)"
+  echo "    return"
+  echo "  }"
+  echo "}"
+}
 program 64 >big.mlir
+two_modules 64 64 >alike.mlir
+two_modules 96 8 >lopsided.mlir
 program 64 global >shared.mlir
 program 8 >small.mlir
 
@@ -89,6 +119,15 @@ check cubin_all_kernels_once cmp got want
 check small_whole sh -c "! grep -q -e nvlink -e '--device-parts' small.sh"
 "$gpucc" -### --offload-arch=sm_80,sm_90 -c big.mlir -o two.o >two.sh 2>/dev/null
 check two_targets_whole sh -c "! grep -q -e nvlink -e ' -c /' -e '--device-parts' two.sh"
+
+# Two modules alike: their two ptxas jobs fill two cores already, both
+# stay whole; a module with most of the kernels (96 of 104) is parted
+# (three parts of 32), the small one stays whole.
+"$gpucc" -### --offload-arch=sm_90 -c alike.mlir -o alike.o >alike.sh 2>/dev/null
+check alike_whole sh -c "! grep -q -e nvlink -e '--device-parts' alike.sh"
+"$gpucc" -### --offload-arch=sm_90 -c lopsided.mlir -o lopsided.o >lopsided.sh 2>/dev/null
+check lopsided_parts sh -c "grep -q -- '--device-parts=3,1 ' lopsided.sh && test \$(grep -c 'ptxas .* -c ' lopsided.sh) -eq 3"
+check lopsided_builds "$gpucc" --offload-arch=sm_90 -c lopsided.mlir -o lopsided.o
 
 # A module-scope variable is the kernels' shared state: one copy, so every
 # kernel stays in part 0 (the other part is the header alone).
