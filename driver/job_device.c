@@ -55,19 +55,17 @@ static void describe_target(FILE *out, const struct plan *p, const struct job *j
   cc1_line_codegen(&l, options_device_opt(o), options_device_contract(o), o->debug_info);
   cc1_line_kind_args(&l, o, o->targets[j->target].info->kind, 0);
   cc1_line_addf(&l, "--gpu-module=%zu", j->range.first);
+  char parts[512] = "";
   int split = 0;
-  for (size_t m = j->range.first; m < j->range.first + j->range.count; m++)
-    split |= unit_cell(u, o->ntargets, m, target)->parts.n > 1;
-  if (split) {
-    char list[512] = "";
-    size_t len = 0;
-    for (size_t m = j->range.first; m < j->range.first + j->range.count && len < sizeof list; m++) {
-      size_t n = unit_cell(u, o->ntargets, m, target)->parts.n;
-      int w = snprintf(list + len, sizeof list - len, "%s%zu", len ? "," : "", n > 1 ? n : 1);
-      len += w > 0 ? (size_t)w : 0;
-    }
-    cc1_line_addf(&l, "--device-parts=%s", list);
+  size_t len = 0;
+  for (size_t m = j->range.first; m < j->range.first + j->range.count && len < sizeof parts; m++) {
+    size_t n = unit_cell(u, o->ntargets, m, target)->parts.n;
+    split |= n > 1;
+    int w = snprintf(parts + len, sizeof parts - len, "%s%zu", len ? "," : "", n > 1 ? n : 1);
+    len += w > 0 ? (size_t)w : 0;
   }
+  if (split)
+    cc1_line_addf(&l, "--device-parts=%s", parts);
   cc1_line_add(&l, u->normalized_path);
   for (size_t m = j->range.first; m < j->range.first + j->range.count; m++) {
     cc1_line_add(&l, "-o");

@@ -229,15 +229,11 @@ static void compute_keys(struct plan *p, struct unit *u) {
     char *text = program_module_text(u->prog, m, o->debug_info, &len);
     for (size_t ti = 0; ti < o->ntargets; ti++) {
       struct cell *c = unit_cell(u, o->ntargets, m, ti);
-      if (c->parts.n < 2) {
-        cache_key(text, len, plan_target_params(p, ti), c->key);
-        continue;
-      }
-      /* Parts make other bytes than a whole module (how the command's
-       * targets were counted decides): each has its own entry. */
-      char *params = xasprintf("%s parts=%zu", plan_target_params(p, ti), c->parts.n);
-      cache_key(text, len, params, c->key);
-      free(params);
+      /* Parts make other bytes than a whole module (how much of the
+       * build's work the module is decides): each has its own entry. */
+      char *parted = c->parts.n > 1 ? xasprintf("%s parts=%zu", plan_target_params(p, ti), c->parts.n) : NULL;
+      cache_key(text, len, parted ? parted : plan_target_params(p, ti), c->key);
+      free(parted);
     }
     free(text);
   }
@@ -447,11 +443,14 @@ static int plan_unit(struct plan *p, struct unit *u) {
     free(stem);
     return -1;
   }
-  /* Every kernel the build finishes, once per target: what a module's
-   * share of the work is measured against (finish_parts). */
-  size_t all_kernels = 0;
+  /* Each module's kernels, and every kernel the build finishes, once per
+   * target: what a module's share of the work is measured against
+   * (finish_parts). */
+  size_t *kernels = calloc(u->nmodules + 1, sizeof *kernels), all_kernels = 0;
+  if (!kernels)
+    BUG("out of memory");
   for (size_t m = 0; m < u->nmodules; m++)
-    all_kernels += module_kernels(u, m) * o->ntargets;
+    all_kernels += (kernels[m] = module_kernels(u, m)) * o->ntargets;
   for (size_t m = 0; m < u->nmodules; m++)
     for (size_t t = 0; t < o->ntargets; t++) {
       const struct target *tg = &o->targets[t];
@@ -464,9 +463,10 @@ static int plan_unit(struct plan *p, struct unit *u) {
       if (k->finished_suffix && k->can_finish(&p->tc) && !plan_links_modules(k, u->nmodules))
         c->finished_path = tmp_path(name, k->finished_suffix);
       if (c->finished_path && k->finish_parts)
-        plan_parts(c, k->finish_parts(&p->tc, module_kernels(u, m), all_kernels));
+        plan_parts(c, k->finish_parts(&p->tc, kernels[m], all_kernels));
       free(name);
     }
+  free(kernels);
   /* One object for all modules (none with --bundle: the parts carry it). */
   u->lib_paths = calloc(o->ntargets + 1, sizeof *u->lib_paths);
   u->lib_sha256 = calloc(o->ntargets + 1, sizeof *u->lib_sha256);
